@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(`${p}://`)), {
+      message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    });
+
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v))
+  .refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' });
+
+const int = (min: number, max: number, dflt: number) => z.coerce.number().int().min(min).max(max).default(dflt);
+
+const bool = (dflt: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(dflt ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/**
+ * Every environment variable the service reads, with its default. Parsed once at boot by
+ * `loadConfig`; nothing else in the code reads `process.env`.
+ */
+export const EnvSchema = z.object({
+  /** Which parts run in this process: the front door, the actors, or both. */
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  PORT: int(0, 65535, 3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Where the embedded defaults keep their data. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** `{base_url}` in links; defaults to http://HOST:PORT. */
+  PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
+  /** RabbitMQ; unset = in-process transport. */
+  AMQP_URL: optionalUrl(['amqp', 'amqps']),
+  /** Messages a worker takes at once from each actor queue. */
+  AMQP_PREFETCH: int(1, 10000, 64),
+  /** Deliveries of one message before the broker dead-letters it. */
+  AMQP_DELIVERY_LIMIT: int(1, 1000, 5),
+  /** MongoDB; unset = the embedded document server under DATA_DIR. */
+  MONGODB_URL: optionalUrl(['mongodb', 'mongodb+srv']),
+  /** Redis; unset = in-memory cache and session store. */
+  REDIS_URL: optionalUrl(['redis', 'rediss']),
+  /** PostgreSQL for agents' private databases; unset = embedded PGlite under DATA_DIR. */
+  DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  JWT_SECRET: optionalSecret,
+  /** 32 bytes as 64 hex characters or base64. */
+  VAULT_MASTER_KEY: optionalSecret,
+  ADMIN_TOKEN: optionalSecret,
+  CRON_SECRET: optionalSecret,
+  /** SMTP for password-reset mail; unset = mail written to the outbox under DATA_DIR. */
+  SMTP_URL: optionalUrl(['smtp', 'smtps']),
+  LLM_BASE_URL: optionalUrl(['http', 'https']),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
+  /** Sandbox threads per process (Piscina); 0 = one per core. */
+  SANDBOX_THREADS: int(0, 64, 0),
+  /** Lets net_http_* reach loopback addresses. For tests only; never in production. */
+  ALLOW_LOOPBACK_HTTP: bool(false),
+  /** Default deadline of a request to an actor, in milliseconds. */
+  REQUEST_TIMEOUT_MS: int(100, 600000, 15000),
+  /** Idle time after which an actor is passivated, in milliseconds. */
+  ACTOR_IDLE_MS: int(1000, 86400000, 60000),
+  /** JSON request body limit, in bytes. */
+  BODY_LIMIT_BYTES: int(1024, 64 * 1024 * 1024, 12 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Stable name of this node; defaults to host-pid-random. */
+  NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .optional(),
+  NODE_ENV: z.string().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;

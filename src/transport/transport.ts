@@ -1,0 +1,70 @@
+import type { Envelope } from '../../schemas/envelope';
+
+/** What the kernel tells the transport to do with a command once its turn is over. */
+export type Disposition =
+  /** Done (successfully or with a domain error already replied): remove it from the queue. */
+  | 'ack'
+  /** Give it back to the queue for another delivery (counts towards the delivery limit). */
+  | 'requeue'
+  /** Move it to the dead-letter queue now. */
+  | 'dead-letter';
+
+/** One delivery of a command envelope. */
+export interface Delivery {
+  readonly envelope: Envelope;
+  /** True when the broker has delivered this message before (to this or another node). */
+  readonly redelivered: boolean;
+  /** 1 on first delivery; the broker's count otherwise (where it keeps one). */
+  readonly deliveryCount: number;
+}
+
+export type CommandHandler = (delivery: Delivery) => Promise<Disposition>;
+export type EnvelopeListener = (envelope: Envelope) => void;
+
+export interface TransportStatus {
+  state: 'up' | 'connecting' | 'down';
+  /** Human-readable detail, never a secret (URLs are shown without credentials). */
+  detail?: string;
+}
+
+/**
+ * One interface, two implementations (in-process and AMQP). The kernel is the only user; a
+ * conformance suite in test/conformance runs against both.
+ *
+ * Commands go to one durable queue per actor kind (the part of `to` before the colon); any node
+ * consuming that kind may receive them. Replies and stream items go to the per-node reply queue of
+ * the requester. Broadcasts reach every node, including the sender.
+ */
+export interface Transport {
+  readonly name: 'in-process' | 'amqp';
+  readonly nodeId: string;
+  /** Connects (or joins the in-process bus) and declares the reply queue and broadcast binding. */
+  start(): Promise<void>;
+  /**
+   * Starts consuming the queue of an actor kind. The handler's promise settles when the turn is
+   * over; only then is the message acknowledged (or requeued / dead-lettered as it answers). At most
+   * `prefetch` handlers of one kind run at once on this node.
+   */
+  consume(kind: string, handler: CommandHandler): Promise<void>;
+  /**
+   * Publishes a command to the queue of its kind. Resolves once the broker has accepted it
+   * (publisher confirm). Rejects with AppError UNAVAILABLE at once when the broker is unreachable.
+   */
+  send(envelope: Envelope): Promise<void>;
+  /** Sends a reply or stream item to a node's reply queue. Best effort: a lost node loses its replies. */
+  reply(nodeId: string, envelope: Envelope): Promise<void>;
+  /** Registers the listener of this node's reply queue. */
+  onReply(listener: EnvelopeListener): void;
+  /** Publishes to every node (fanout). */
+  broadcast(envelope: Envelope): Promise<void>;
+  onBroadcast(listener: EnvelopeListener): void;
+  status(): TransportStatus;
+  /** Graceful stop: stop consuming, let turns in flight finish (bounded by `graceMs`), close. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** `execution:exe_1` → `execution`. */
+export function kindOf(address: string): string {
+  const i = address.indexOf(':');
+  return i === -1 ? address : address.slice(0, i);
+}
