@@ -1,0 +1,80 @@
+import { isAppError } from '../../schemas/errors';
+import {
+  OpsHealthReplySchema,
+  OpsHealthRequestSchema,
+  type DependencyHealth,
+  type OpsHealthReply,
+} from '../../schemas/messages/ops';
+import { defineActor } from '../../src/kernel';
+
+/** Checks one dependency. May throw or hang: the actor bounds it and reports `down`. */
+export type HealthProbe = (signal: AbortSignal) => DependencyHealth | Promise<DependencyHealth>;
+
+/** What the health actor checks, wired by `main` from the services of this process. */
+export interface HealthActorOptions {
+  probes: {
+    /** Usually `() => system.status().transport`. */
+    transport: HealthProbe;
+    documents: HealthProbe;
+    cache: HealthProbe;
+  };
+  /** Time one probe may take before it counts as down, in ms. Default 2000. */
+  probeTimeoutMs?: number;
+}
+
+/** Address of the health actor (kind `ops`, id `health`). */
+export const HEALTH_ACTOR = 'ops:health';
+
+const DEFAULT_PROBE_TIMEOUT_MS = 2000;
+
+/** Runs one probe; any failure becomes `down` with a detail safe to show (no raw error text). */
+async function runProbe(
+  probe: HealthProbe,
+  timeoutMs: number,
+  parent: AbortSignal,
+): Promise<DependencyHealth> {
+  const signal = AbortSignal.any([parent, AbortSignal.timeout(timeoutMs)]);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<DependencyHealth>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ state: 'down', detail: `no answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => probe(signal)), timedOut]);
+  } catch (err) {
+    return { state: 'down', detail: isAppError(err) ? err.message : 'check failed' };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Checks every dependency at once; `ok` only when all are up. */
+export async function checkHealth(options: HealthActorOptions, signal: AbortSignal): Promise<OpsHealthReply> {
+  const timeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const { transport, documents, cache } = options.probes;
+  const [t, d, c] = await Promise.all([
+    runProbe(transport, timeoutMs, signal),
+    runProbe(documents, timeoutMs, signal),
+    runProbe(cache, timeoutMs, signal),
+  ]);
+  const dependencies = { transport: t, documents: d, cache: c };
+  const allUp = Object.values(dependencies).every((dep) => dep.state === 'up');
+  return OpsHealthReplySchema.parse({ status: allUp ? 'ok' : 'degraded', dependencies });
+}
+
+/**
+ * The `ops:health` actor: answers `ops.health` with the state of the dependencies as this node sees
+ * them. It keeps no state; the checks run outside its turn (`defer`), so concurrent health checks
+ * do not queue behind one slow probe.
+ */
+export function healthActor(options: HealthActorOptions) {
+  return defineActor({
+    kind: 'ops',
+    messages: { 'ops.health': OpsHealthRequestSchema },
+    handlers: {
+      'ops.health': (ctx) => ctx.defer((signal) => checkHealth(options, signal)),
+    },
+  });
+}

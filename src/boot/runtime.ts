@@ -1,0 +1,100 @@
+import { healthActor } from '../../actors/ops/health.actor';
+import { AppError } from '../../schemas/errors';
+import type { Config } from '../config/load-config';
+import { resolveSecrets, type Secrets } from '../config/secrets';
+import { buildApp, listen, type HttpServerHandle } from '../http';
+import { createActorSystem, type ActorSystem } from '../kernel';
+import type { Logger } from '../logging/logger';
+import { createCache, type CachePort } from '../store/cache';
+import { openDocuments, type DocumentStore } from '../store/mongo';
+import { createTransport } from './transport-factory';
+
+/** A running process of the service, whatever its role. */
+export interface Runtime {
+  readonly config: Config;
+  readonly secrets: Secrets;
+  readonly system: ActorSystem;
+  readonly documents: DocumentStore;
+  readonly cache: CachePort;
+  /** Present when the role serves HTTP (`all`, `api`). */
+  readonly http?: HttpServerHandle;
+  /** Graceful stop, in reverse order of start: HTTP, actors and transport, cache, documents. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts the parts of the service this process's ROLE runs. Every dependency is created here and
+ * passed down; nothing below reads the environment.
+ */
+export async function startRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  if (config.ROLE !== 'all' && !config.AMQP_URL) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `ROLE=${config.ROLE} needs AMQP_URL: with the in-process transport a process can only talk to itself`,
+    );
+  }
+  const secrets = resolveSecrets(config);
+  const hostsActors = config.ROLE !== 'api';
+  const servesHttp = config.ROLE !== 'worker';
+
+  const stack: Array<() => Promise<void>> = [];
+  const unwind = async () => {
+    for (const close of stack.reverse()) {
+      await close().catch((err: unknown) => logger.error({ err }, 'shutdown step failed'));
+    }
+  };
+
+  try {
+    const documents = await openDocuments(config, logger);
+    stack.push(() => documents.close());
+    const cache = await createCache(config, logger.child({ component: 'cache' }));
+    stack.push(() => cache.close());
+
+    const transport = createTransport(config, logger);
+    const system = createActorSystem({
+      transport,
+      nodeId: config.NODE_ID,
+      logger: logger.child({ component: 'kernel' }),
+      defaultTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      idleMs: config.ACTOR_IDLE_MS,
+    });
+
+    if (hostsActors) {
+      await system.register(
+        healthActor({
+          probes: {
+            transport: () => ({ ...system.status().transport, embedded: config.embedded.transport }),
+            documents: async () => ({ ...(await documents.status()), embedded: config.embedded.documents }),
+            cache: async () => ({ ...(await cache.status()), embedded: config.embedded.cache }),
+          },
+        }),
+      );
+    }
+    await system.start();
+    stack.push(() => system.stop());
+
+    let http: HttpServerHandle | undefined;
+    if (servesHttp) {
+      const app = buildApp({ config, logger, system });
+      http = await listen(app, { host: config.HOST, port: config.PORT });
+      stack.push(() => http!.close());
+      logger.info({ url: http.url, role: config.ROLE, transport: transport.name }, 'front door listening');
+    } else {
+      logger.info({ role: config.ROLE, transport: transport.name }, 'worker consuming');
+    }
+
+    let stopping: Promise<void> | undefined;
+    return {
+      config,
+      secrets,
+      system,
+      documents,
+      cache,
+      http,
+      stop: () => (stopping ??= unwind()),
+    };
+  } catch (err) {
+    await unwind();
+    throw err;
+  }
+}

@@ -1,0 +1,20 @@
+import type { Config } from '../config/load-config';
+import type { Logger } from '../logging/logger';
+import { AmqpTransport } from '../transport/amqp.transport';
+import { InProcessBus, InProcessTransport } from '../transport/in-process.transport';
+import type { Transport } from '../transport/transport';
+
+/** RabbitMQ when `AMQP_URL` is set, the in-process bus otherwise (one process, nothing to install). */
+export function createTransport(config: Config, logger: Logger): Transport {
+  if (config.AMQP_URL) {
+    return new AmqpTransport({
+      url: config.AMQP_URL,
+      nodeId: config.NODE_ID,
+      prefetch: config.AMQP_PREFETCH,
+      deliveryLimit: config.AMQP_DELIVERY_LIMIT,
+      logger: logger.child({ component: 'transport' }),
+    });
+  }
+  const bus = new InProcessBus({ prefetch: config.AMQP_PREFETCH, deliveryLimit: config.AMQP_DELIVERY_LIMIT });
+  return new InProcessTransport(config.NODE_ID, bus);
+}

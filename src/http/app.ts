@@ -1,0 +1,51 @@
+import express from 'express';
+import helmet from 'helmet';
+import type { AppDeps, ResolvedAppDeps } from './app.types';
+import { errorMiddleware } from './error.middleware';
+import { requestContext } from './request-context.middleware';
+import { recordAllowedMethods, routeFallback } from './route-fallback.middleware';
+import { coreRoutes } from './routes';
+
+/** Until authentication lands, SB routes are open: this hook is where it plugs in. */
+const allowEveryone: express.RequestHandler = (_req, _res, next) => next();
+
+/** JSON media types the body parser reads (`application/merge-patch+json` and friends included). */
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * Builds the front door: request context, security headers, JSON bodies, the route modules, then
+ * 404/405 and the one error middleware. Pure: it opens no socket (see `listen`).
+ */
+export function buildApp(deps: AppDeps): express.Express {
+  const resolved: ResolvedAppDeps = {
+    ...deps,
+    toolCount: deps.toolCount ?? (() => 0),
+    requireAuth: deps.requireAuth ?? allowEveryone,
+  };
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.use(requestContext(deps.logger));
+  app.use(
+    helmet({
+      // Nothing here is a page: forbid every kind of sub-resource and framing outright.
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      },
+    }),
+  );
+
+  // Route modules live on their own router so the 404/405 machinery can list exactly their routes.
+  // The body parser is its first layer: its errors then pass through the routes' error handlers.
+  const api = express.Router();
+  api.use(express.json({ limit: deps.config.BODY_LIMIT_BYTES, type: JSON_TYPES, strict: true }));
+  for (const register of deps.routes ?? coreRoutes) register(api, resolved);
+  recordAllowedMethods(api);
+  // Inside the router, so it also pre-empts the router's own plain-text answer to OPTIONS.
+  api.use(routeFallback());
+  app.use(api);
+
+  app.use(errorMiddleware());
+  return app;
+}

@@ -1,0 +1,113 @@
+import type { ErrorRequestHandler } from 'express';
+import { AppError, ERROR_CODES, isAppError, type ErrorBody } from '../../schemas/errors';
+
+/** How one failure is answered over HTTP. */
+export interface HttpFailure {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /**
+   * How loudly to log it: `error` (with the stack) for faults of ours, `warn` for a dependency that is
+   * unavailable or too slow, `debug` for the caller's mistakes (the completion line already has them).
+   */
+  logLevel: 'error' | 'warn' | 'debug';
+}
+
+/** Errors raised by express's body parser carry a `type`; their messages are not ours to show. */
+interface BodyParserError {
+  type: string;
+  status?: number;
+  limit?: number;
+}
+
+function isBodyParserError(err: unknown): err is BodyParserError {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { type?: unknown }).type === 'string' &&
+    typeof (err as { status?: unknown }).status === 'number'
+  );
+}
+
+/** Turns a body parser failure into the AppError a client can act on. */
+export function fromBodyParserError(err: BodyParserError): AppError {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new AppError('VALIDATION_ERROR', 'Malformed JSON body');
+    case 'entity.too.large':
+      return new AppError(
+        'PAYLOAD_TOO_LARGE',
+        'Request body too large',
+        typeof err.limit === 'number' ? { limitBytes: err.limit } : {},
+      );
+    case 'charset.unsupported':
+      return new AppError('VALIDATION_ERROR', 'Unsupported charset: send JSON as UTF-8');
+    case 'encoding.unsupported':
+      return new AppError(
+        'VALIDATION_ERROR',
+        'Unsupported Content-Encoding (supported: identity, gzip, deflate, br)',
+      );
+    case 'request.aborted':
+      return new AppError('VALIDATION_ERROR', 'Request body aborted by the client');
+    default:
+      return new AppError('VALIDATION_ERROR', 'Invalid request body');
+  }
+}
+
+/** Seconds for `Retry-After`: a positive whole number, or undefined when the value is unusable. */
+function retryAfterSeconds(value: unknown): string | undefined {
+  const n = typeof value === 'string' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) return undefined;
+  return String(Math.max(1, Math.ceil(n)));
+}
+
+/**
+ * The single mapping from "anything thrown" to an HTTP answer. AppErrors answer with their code's
+ * status and `toBody()`; everything else is a 500 that reveals nothing but the request id.
+ */
+export function toHttpFailure(err: unknown, requestId: string): HttpFailure {
+  const appError = isAppError(err) ? err : isBodyParserError(err) ? fromBodyParserError(err) : undefined;
+  if (!appError) {
+    return {
+      status: 500,
+      body: { error: 'Internal error', code: 'INTERNAL_ERROR', requestId },
+      headers: {},
+      logLevel: 'error',
+    };
+  }
+  const status = ERROR_CODES[appError.code].status;
+  // Errors rebuilt from the wire may be plain objects that only look like AppError.
+  const body: ErrorBody =
+    typeof (appError as Partial<AppError>).toBody === 'function'
+      ? appError.toBody()
+      : { ...(appError.details ?? {}), error: String(appError.message), code: appError.code };
+  const headers: Record<string, string> = {};
+  if (appError.code === 'RATE_LIMITED' || appError.code === 'UNAVAILABLE') {
+    const retryAfter = retryAfterSeconds(appError.details?.retryAfter);
+    if (retryAfter) headers['Retry-After'] = retryAfter;
+    else if (appError.code === 'UNAVAILABLE') headers['Retry-After'] = '1';
+  }
+  // A server fault carries the request id so a report can be matched with the log line.
+  if (status >= 500) body.requestId = requestId;
+  const logLevel = appError.code === 'INTERNAL_ERROR' ? 'error' : status >= 500 ? 'warn' : 'debug';
+  return { status, body, headers, logLevel };
+}
+
+/**
+ * The one error middleware, registered last. Never sends a stack or the message of an unknown
+ * error; logs server faults with their stack under the request's logger.
+ */
+export function errorMiddleware(): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    const failure = toHttpFailure(err, res.locals.requestId);
+    if (failure.logLevel === 'debug') res.locals.log.debug({ code: failure.body.code }, 'request rejected');
+    else res.locals.log[failure.logLevel]({ err }, 'request failed');
+
+    if (res.headersSent) {
+      // Part of an answer is already out: a clean end would pass a truncated body off as complete.
+      res.destroy();
+      return;
+    }
+    res.status(failure.status).set(failure.headers).json(failure.body);
+  };
+}

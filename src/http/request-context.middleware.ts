@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { EnvelopeAuth } from '../kernel/kernel.types';
+import type { Logger } from '../logging/logger';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** Id of this request: the caller's well-formed `X-Request-Id`, or a generated UUID. */
+    requestId: string;
+    /** Child of the root logger carrying `reqId`; use it for every log line about this request. */
+    log: Logger;
+    /** The authenticated caller, set by `requireAuth`; copied into envelopes as `auth`. */
+    auth?: EnvelopeAuth;
+  }
+}
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** What an incoming id must look like to be reused; anything else is replaced, never echoed. */
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Accepts a caller's request id when it is well formed, so traces join across services. */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && REQUEST_ID_PATTERN.test(value) ? value : randomUUID();
+}
+
+/**
+ * First middleware of the app: gives the request its id (header `X-Request-Id` on every response)
+ * and its child logger, and writes one line when the response is over. It logs method, path
+ * (without the query string, which may carry tokens), status and duration: never bodies, headers,
+ * authorization or cookies.
+ */
+export function requestContext(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    res.locals.requestId = requestId;
+    res.locals.log = logger.child({ reqId: requestId });
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    // A JSON API answers per caller: keep intermediaries from storing answers unless a route opts in.
+    res.setHeader('Cache-Control', 'no-store');
+
+    res.once('close', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const line = {
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status: res.statusCode,
+        durationMs: Math.round(durationMs * 10) / 10,
+        // Closed before the last byte was handed to the OS: the client went away (or a stream ended early).
+        ...(res.writableFinished ? {} : { aborted: true }),
+      };
+      if (res.statusCode >= 500) res.locals.log.error(line, 'request completed');
+      else res.locals.log.info(line, 'request completed');
+    });
+    next();
+  };
+}

@@ -1,0 +1,64 @@
+import packageJson from '../../../package.json';
+import { isAppError } from '../../../schemas/errors';
+import type { HealthResponse } from '../../../schemas/http/health';
+import { OpsHealthReplySchema } from '../../../schemas/messages/ops';
+import type { RouteModule, ResolvedAppDeps } from '../app.types';
+
+/** Read once at load: the version the service reports (spec: "6.6.7" in the reference). */
+export const SERVICE_VERSION: string = packageJson.version;
+
+/** A health check must answer fast even when the actors are stuck: it gets its own short deadline. */
+export const HEALTH_TIMEOUT_MS = 5000;
+
+async function toolsOf(deps: ResolvedAppDeps): Promise<number> {
+  const count = await deps.toolCount();
+  return Number.isInteger(count) && count >= 0 ? count : 0;
+}
+
+/**
+ * `GET /health` (no auth). The dependency states come from the `ops:health` actor, so the answer
+ * also proves that this node reaches the actors through the transport.
+ *
+ * - 200 `status: 'ok'`: every dependency is up.
+ * - 200 `status: 'degraded'`: the service answers but a dependency is not up (still 200, so one
+ *   slow cache does not make a load balancer drop every node; read `status` and `dependencies`).
+ * - 503 `status: 'unavailable'` with `Retry-After: 1`: the health actor did not answer in time.
+ */
+export const healthRoute: RouteModule = (router, deps) => {
+  router.get('/health', async (_req, res) => {
+    const tools = await toolsOf(deps);
+    const timeoutMs = Math.min(HEALTH_TIMEOUT_MS, deps.config.REQUEST_TIMEOUT_MS);
+    let body: HealthResponse;
+    try {
+      const reply = OpsHealthReplySchema.parse(
+        await deps.system.ask('ops:health', 'ops.health', {}, { timeoutMs }),
+      );
+      body = {
+        status: reply.status,
+        version: SERVICE_VERSION,
+        timestamp: new Date().toISOString(),
+        tools,
+        dependencies: reply.dependencies,
+      };
+    } catch (err) {
+      res.locals.log.warn({ err }, 'health check: ops:health did not answer');
+      const code = isAppError(err) ? err.code : 'INTERNAL_ERROR';
+      const unknown = { state: 'unknown' as const };
+      body = {
+        status: 'unavailable',
+        version: SERVICE_VERSION,
+        timestamp: new Date().toISOString(),
+        tools,
+        dependencies: {
+          transport: { state: 'down', detail: `ops:health did not answer (${code})` },
+          documents: unknown,
+          cache: unknown,
+        },
+        error: 'Health check failed: the ops:health actor did not answer',
+        code: 'UNAVAILABLE',
+      };
+      res.status(503).set('Retry-After', '1');
+    }
+    res.json(body);
+  });
+};

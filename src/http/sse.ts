@@ -1,0 +1,207 @@
+import type { Request, Response } from 'express';
+import { Subject, takeUntil, type Observable } from 'rxjs';
+import { AppError } from '../../schemas/errors';
+import { toHttpFailure } from './error.middleware';
+import { openStreams } from './open-streams';
+
+/** Options of `writeSse`. */
+export interface SseOptions<T> {
+  /** SSE event name of an item. Default: `'message'`. */
+  eventOf?: (item: T) => string;
+  /**
+   * `id:` of an item, what the client sends back as `Last-Event-ID`. Default: the running sequence
+   * number (1, 2, 3, ...; after a resume from `n`, it goes on at `n + 1`).
+   */
+  idOf?: (item: T, seq: number) => string;
+  /** Milliseconds between `: heartbeat` comments, which keep proxies from closing an idle stream. Default 15000; 0 = none. */
+  heartbeatMs?: number;
+  /**
+   * Builds the stream of the items that come after `lastEventId`. When the request carries a
+   * `Last-Event-ID` header and this is given, it replaces `source`. Without it, the header is
+   * ignored and the stream starts from the beginning.
+   */
+  resumeFrom?: (lastEventId: string) => Observable<T>;
+  /**
+   * Events kept in memory while the client is not reading (after `res.write` returned false).
+   * Past this bound the client is dropped with a final `error` event; it can reconnect and resume.
+   * Default 1000.
+   */
+  maxBufferedEvents?: number;
+  /** Reconnection delay suggested to the client (`retry:`), in milliseconds. Default: none sent. */
+  retryMs?: number;
+}
+
+/** Why a stream ended. */
+export type SseEnd = 'complete' | 'error' | 'client-closed' | 'overflow' | 'shutdown';
+
+const DEFAULT_HEARTBEAT_MS = 15_000;
+const DEFAULT_MAX_BUFFERED_EVENTS = 1000;
+/** A `Last-Event-ID` longer than this, or with line breaks, is ignored. */
+const MAX_LAST_EVENT_ID = 200;
+
+/** One field per line: a value with line breaks becomes several lines of the same field. */
+function field(name: string, value: string): string {
+  return value
+    .split(/\r\n|\r|\n/)
+    .map((line) => `${name}: ${line}\n`)
+    .join('');
+}
+
+/** Ids and event names are single-line by protocol; a line break would forge another field. */
+function oneLine(value: string): string {
+  return value.replace(/[\r\n\0]/g, '');
+}
+
+/** Formats one event. `data` is JSON; JSON text has no raw line breaks, `field` covers any other case. */
+export function formatSseEvent(event: { id?: string; event?: string; data: unknown }): string {
+  let out = '';
+  if (event.id !== undefined) out += `id: ${oneLine(event.id)}\n`;
+  if (event.event !== undefined) out += `event: ${oneLine(event.event)}\n`;
+  out += field('data', JSON.stringify(event.data) ?? 'null');
+  return `${out}\n`;
+}
+
+function lastEventIdOf(req: Request): string | undefined {
+  const value = req.headers['last-event-id'];
+  if (typeof value !== 'string' || value === '' || value.length > MAX_LAST_EVENT_ID) return undefined;
+  return /[\r\n\0]/.test(value) ? undefined : value;
+}
+
+/**
+ * Streams an Observable to the client as server-sent events and resolves, never rejects, with the
+ * reason it ended. Each item is written as `id: <seq>`, `event: <name>`, `data: <json>`.
+ *
+ * - An error of the Observable becomes an `error` event (`{error, code}`, like HTTP error bodies,
+ *   never a stack), then the stream ends. Completion ends it. Nothing is written after the end.
+ * - The client going away (the response closes) unsubscribes, which runs the Observable's
+ *   teardown: for `system.stream(...)` that cancels the work upstream.
+ * - Backpressure: when `res.write` returns false, events wait in a bounded queue until 'drain'.
+ * - A server shutdown (`listen(...).close()`) ends open streams; clients resume with Last-Event-ID.
+ */
+export function writeSse<T>(
+  req: Request,
+  res: Response,
+  source: Observable<T>,
+  options: SseOptions<T> = {},
+): Promise<SseEnd> {
+  if (res.headersSent) throw new Error('writeSse: the response has already started');
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const maxBuffered = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
+  const eventOf = options.eventOf ?? (() => 'message');
+  const idOf = options.idOf ?? ((_item: T, seq: number) => String(seq));
+  const log = res.locals.log;
+
+  const lastEventId = lastEventIdOf(req);
+  const resuming = lastEventId !== undefined && options.resumeFrom !== undefined;
+  // Numeric ids continue after the resume point so ids stay unique across reconnections.
+  let seq = resuming && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : 0;
+  const items$ = resuming && options.resumeFrom ? options.resumeFrom(lastEventId) : source;
+
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache');
+  // Tells nginx-like proxies not to buffer the stream.
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  // Events are small and latency matters more than packet count.
+  req.socket?.setNoDelay(true);
+  if (options.retryMs !== undefined) res.write(`retry: ${Math.max(0, Math.floor(options.retryMs))}\n\n`);
+
+  return new Promise<SseEnd>((resolve) => {
+    const stop$ = new Subject<void>();
+    const queue: string[] = [];
+    const streams = req.app ? openStreams(req.app) : undefined;
+    let waitingForDrain = false;
+    let ended = false;
+    let heartbeat: NodeJS.Timeout | undefined;
+
+    const writable = () => !res.writableEnded && !res.destroyed;
+
+    const finish = (reason: SseEnd, finalEvent?: string) => {
+      if (ended) return;
+      ended = true;
+      if (heartbeat) clearInterval(heartbeat);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      streams?.delete(onShutdown);
+      // Unsubscribes from the source (synchronously, even mid-emission): its teardown runs now.
+      stop$.next();
+      stop$.complete();
+      if (writable()) {
+        // What is queued is bounded; on overflow it is exactly what the client could not take.
+        if (reason !== 'overflow') for (const chunk of queue) res.write(chunk);
+        if (finalEvent) res.write(finalEvent);
+        res.end();
+      }
+      queue.length = 0;
+      log?.debug({ reason }, 'sse stream ended');
+      resolve(reason);
+    };
+
+    const send = (chunk: string) => {
+      if (ended || !writable()) return;
+      if (waitingForDrain) {
+        queue.push(chunk);
+        if (queue.length > maxBuffered) {
+          const overflow = new AppError(
+            'UNAVAILABLE',
+            'Stream closed: the client did not keep up. Reconnect with Last-Event-ID to resume.',
+          );
+          finish('overflow', errorEvent(overflow));
+        }
+        return;
+      }
+      if (!res.write(chunk)) waitingForDrain = true;
+    };
+
+    function onDrain() {
+      waitingForDrain = false;
+      while (queue.length > 0 && !waitingForDrain) {
+        if (!res.write(queue.shift() as string)) waitingForDrain = true;
+      }
+    }
+    // 'close' on the response, not the request: since Node 16 the request's 'close' may fire once
+    // its body is read, while the connection is still open.
+    function onClose() {
+      finish('client-closed');
+    }
+    function onShutdown() {
+      finish('shutdown');
+    }
+    function errorEvent(err: unknown): string {
+      const failure = toHttpFailure(err, res.locals.requestId ?? '');
+      if (failure.logLevel !== 'debug') log?.[failure.logLevel]({ err }, 'sse stream failed');
+      return formatSseEvent({ event: 'error', data: failure.body });
+    }
+
+    // The client may have left while the route was still getting ready (auth, an ask...).
+    if (!writable() || req.socket?.destroyed) {
+      finish('client-closed');
+      return;
+    }
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+    streams?.add(onShutdown);
+    if (heartbeatMs > 0) {
+      heartbeat = setInterval(() => {
+        // A stalled client gains nothing from more bytes; the queue already holds its data.
+        if (!waitingForDrain) send(': heartbeat\n\n');
+      }, heartbeatMs);
+      heartbeat.unref();
+    }
+
+    items$.pipe(takeUntil(stop$)).subscribe({
+      next: (item) => {
+        // A throw here would escape RxJS as an unhandled error and take the process down.
+        try {
+          seq += 1;
+          send(formatSseEvent({ id: idOf(item, seq), event: eventOf(item), data: item }));
+        } catch (err) {
+          finish('error', errorEvent(err));
+        }
+      },
+      error: (err: unknown) => finish('error', errorEvent(err)),
+      complete: () => finish('complete'),
+    });
+  });
+}

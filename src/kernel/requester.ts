@@ -1,0 +1,167 @@
+import { Observable } from 'rxjs';
+import type { Envelope } from '../../schemas/envelope';
+import { AppError, isAppError } from '../../schemas/errors';
+import type { Logger } from '../logging/logger';
+import type { Transport } from '../transport/transport';
+import { assertAddress, assertType, BROADCAST_ADDRESS, CANCEL_TYPE, readReplyBody } from './envelopes';
+import type { RequestOptions } from './kernel.types';
+import { PendingAsk, PendingStream, PendingTable } from './pending-requests';
+
+/** What the requester needs from its system. */
+export interface RequesterDeps {
+  readonly transport: Transport;
+  readonly nodeId: string;
+  readonly logger: Logger;
+  readonly nextId: () => string;
+  readonly defaultTimeoutMs: number;
+  readonly streamTimeoutMs: number;
+  /** Throws UNAVAILABLE when the system does not take requests (not started, stopped). */
+  assertAccepting(): void;
+}
+
+/**
+ * The caller side of the kernel: builds command envelopes, keeps the pending-request table, reads
+ * this node's reply queue, and publishes broadcasts (cancels included).
+ */
+export class Requester {
+  private readonly pending = new PendingTable();
+
+  constructor(private readonly deps: RequesterDeps) {}
+
+  /** Requests of this node waiting for a reply. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  request<T>(from: string | undefined, to: string, type: string, body: unknown, options?: RequestOptions) {
+    return new Promise<T>((resolve, reject) => {
+      this.deps.assertAccepting();
+      const timeoutMs = options?.timeoutMs ?? this.deps.defaultTimeoutMs;
+      const envelope = this.envelope(from, to, type, body, options, timeoutMs, true);
+      const entry = new PendingAsk(envelope.id, resolve, reject);
+      this.pending.add(entry, timeoutMs);
+      this.send(envelope).then(undefined, (error: AppError) => this.pending.fail(entry, error));
+    });
+  }
+
+  async command(from: string | undefined, to: string, type: string, body: unknown, options?: RequestOptions) {
+    this.deps.assertAccepting();
+    const timeoutMs = options?.timeoutMs ?? this.deps.defaultTimeoutMs;
+    await this.send(this.envelope(from, to, type, body, options, timeoutMs, false));
+  }
+
+  /** A cold Observable: each subscription sends one request; unsubscribing early cancels it. */
+  stream<T>(to: string, type: string, body: unknown, options?: RequestOptions): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      const timeoutMs = options?.timeoutMs ?? this.deps.streamTimeoutMs;
+      let envelope: Envelope;
+      try {
+        this.deps.assertAccepting();
+        envelope = this.envelope(undefined, to, type, body, options, timeoutMs, true);
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      const entry = new PendingStream(envelope.id, subscriber as never);
+      this.pending.add(entry, timeoutMs);
+      this.send(envelope).then(undefined, (error: AppError) => this.pending.fail(entry, error));
+      return () => {
+        if (entry.done) return;
+        entry.done = true;
+        this.pending.remove(entry);
+        this.cancel(envelope.id);
+      };
+    });
+  }
+
+  async broadcast(type: string, body: unknown): Promise<void> {
+    assertType(type);
+    await this.publish(this.broadcastEnvelope(type, undefined, body));
+  }
+
+  /** The listener of this node's reply queue. */
+  readonly onReply = (raw: Envelope): void => {
+    // Hot path: a field check and a hand-written body check, no schema copy of our own replies.
+    const correlationId = (raw as Partial<Envelope> | undefined)?.correlationId;
+    if (typeof correlationId !== 'string') return;
+    const body = readReplyBody(raw.body);
+    if (!body) {
+      this.deps.logger.warn({ correlationId }, 'kernel: malformed reply ignored');
+      return;
+    }
+    this.pending.dispatch(correlationId, body);
+  };
+
+  /** Ends every waiting request with `error` (the system stopped). */
+  failAll(error: AppError): void {
+    this.pending.failAll(error);
+  }
+
+  private envelope(
+    from: string | undefined,
+    to: string,
+    type: string,
+    body: unknown,
+    options: RequestOptions | undefined,
+    timeoutMs: number,
+    withReply: boolean,
+  ): Envelope {
+    assertAddress(to);
+    assertType(type);
+    return {
+      v: 1,
+      id: options?.id ?? this.deps.nextId(),
+      type,
+      to,
+      from,
+      replyTo: withReply ? this.deps.nodeId : undefined,
+      deadline: Date.now() + timeoutMs,
+      attempt: 1,
+      auth: options?.auth,
+      body,
+    };
+  }
+
+  private broadcastEnvelope(type: string, correlationId: string | undefined, body: unknown): Envelope {
+    return {
+      v: 1,
+      id: this.deps.nextId(),
+      type,
+      to: BROADCAST_ADDRESS,
+      from: this.deps.nodeId,
+      correlationId,
+      deadline: Date.now() + this.deps.defaultTimeoutMs,
+      attempt: 1,
+      body,
+    };
+  }
+
+  /** Tells every node that nobody waits for request `id` any more. */
+  private cancel(id: string): void {
+    this.publish(this.broadcastEnvelope(CANCEL_TYPE, id, {})).then(undefined, (err: unknown) =>
+      this.deps.logger.warn({ err, envelopeId: id }, 'kernel: cancel broadcast failed'),
+    );
+  }
+
+  /** Sends a command; any failure of the transport becomes UNAVAILABLE. */
+  private async send(envelope: Envelope): Promise<void> {
+    try {
+      await this.deps.transport.send(envelope);
+    } catch (error) {
+      throw toUnavailable(error);
+    }
+  }
+
+  private async publish(envelope: Envelope): Promise<void> {
+    try {
+      await this.deps.transport.broadcast(envelope);
+    } catch (error) {
+      throw toUnavailable(error);
+    }
+  }
+}
+
+function toUnavailable(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  return new AppError('UNAVAILABLE', 'The transport is unavailable', {}, { cause: error });
+}

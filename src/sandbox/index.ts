@@ -1,0 +1,8 @@
+export {
+  createSandbox,
+  SANDBOX_DEFAULTS,
+  type ExecuteOptions,
+  type Sandbox,
+  type SandboxOptions,
+  type SandboxResult,
+} from './create-sandbox';

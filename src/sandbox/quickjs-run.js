@@ -1,0 +1,421 @@
+// @ts-check
+'use strict';
+
+const { performance } = require('node:perf_hooks');
+const { installGuest, installLazyGlobals, GUEST_GLOBALS } = require('./guest-prelude');
+const { OutputBuffer } = require('./output-buffer');
+
+/**
+ * @typedef {import('quickjs-emscripten').QuickJSWASMModule} QuickJSWASMModule
+ * @typedef {import('quickjs-emscripten').QuickJSRuntime} QuickJSRuntime
+ * @typedef {import('quickjs-emscripten').QuickJSContext} QuickJSContext
+ * @typedef {import('quickjs-emscripten').QuickJSHandle} QuickJSHandle
+ *
+ * @typedef {{ buffer: ArrayBuffer }} WasmMemory a WebAssembly.Memory (not in this project's TS libs)
+ *
+ * @typedef {object} Engine one instantiated WebAssembly module with its (bounded) linear memory
+ * @property {QuickJSWASMModule} module
+ * @property {WasmMemory} memory
+ * @property {number} maxBytes the memory's hard maximum
+ * @property {number} runs scripts run on it so far
+ *
+ * @typedef {object} Limits fixed per pool (workerData)
+ * @property {number} memoryLimitBytes
+ * @property {number} maxStackSizeBytes
+ * @property {number} outputLimitBytes
+ * @property {number} resultLimitBytes
+ *
+ * @typedef {object} ScriptTask what one call needs (validated on the main thread)
+ * @property {string} code
+ * @property {string} stdin
+ * @property {string[]} args
+ * @property {number} timeoutMs
+ *
+ * @typedef {'ok' | 'error' | 'syntax_error' | 'timeout' | 'out_of_memory' | 'cancelled'} Outcome
+ *
+ * @typedef {object} Reply what the worker answers (exitCode is derived on the main thread)
+ * @property {Outcome} outcome
+ * @property {string} stdout
+ * @property {string} stderr
+ * @property {boolean} truncated
+ * @property {number} durationMs
+ * @property {unknown} [result] present only when the script produced a JSON value
+ *
+ * @typedef {object} RunReport
+ * @property {Reply} reply
+ * @property {boolean} healthy false when the engine must not be reused
+ * @property {string} [internalError] a failure of the sandbox itself, not of the script
+ */
+
+const PRELUDE_SOURCE = `(${installGuest.toString()})`;
+const LAZY_SOURCE = `(${installLazyGlobals.toString()})`;
+const SCRIPT_NAME = 'main.js';
+/** Jobs run between two host-side checks of the deadline and of the cancel flag. */
+const JOB_BATCH = 1000;
+/** Past this share of its maximum the memory is treated as exhausted (emscripten grows in steps). */
+const NEAR_CAP = 0.9;
+
+/**
+ * Runs one script in a fresh runtime and context of `engine` (nothing survives the call), under
+ * the interrupt handler (deadline and cancel flag), and reports how it ended.
+ * @param {Engine} engine
+ * @param {ScriptTask} task
+ * @param {Limits} limits
+ * @param {() => boolean} cancelRequested
+ * @returns {RunReport}
+ */
+function runScript(engine, task, limits, cancelRequested) {
+  return new ScriptRun(engine, task, limits, cancelRequested).run();
+}
+
+class ScriptRun {
+  /**
+   * @param {Engine} engine @param {ScriptTask} task @param {Limits} limits
+   * @param {() => boolean} cancelRequested
+   */
+  constructor(engine, task, limits, cancelRequested) {
+    this.engine = engine;
+    this.task = task;
+    this.limits = limits;
+    this.cancelRequested = cancelRequested;
+    this.started = performance.now();
+    this.deadline = this.started + task.timeoutMs;
+    this.stdout = new OutputBuffer(limits.outputLimitBytes);
+    this.stderr = new OutputBuffer(limits.outputLimitBytes);
+    /** @type {'timeout' | 'cancelled' | null} set once by the interrupt handler, never cleared */
+    this.stop = null;
+    /** @type {Outcome} */
+    this.outcome = 'ok';
+    this.healthy = true;
+    /** @type {{ value: unknown } | null} */
+    this.result = null;
+    this.resultTruncated = false;
+    /** @type {QuickJSHandle[]} disposed in reverse order at the end */
+    this.owned = [];
+    /** @type {{ runTimer: QuickJSHandle, describe: QuickJSHandle } | null} the loaded prelude */
+    this.guest = null;
+    /** @type {QuickJSHandle | null} why the prelude failed to load (it is not retried) */
+    this.guestError = null;
+  }
+
+  /** @returns {RunReport} */
+  run() {
+    /** @type {string | undefined} */
+    let internalError;
+    /** @type {QuickJSRuntime | null} */
+    let rt = null;
+    /** @type {QuickJSContext | null} */
+    let ctx = null;
+    try {
+      rt = this.engine.module.newRuntime({
+        memoryLimitBytes: this.limits.memoryLimitBytes,
+        maxStackSizeBytes: this.limits.maxStackSizeBytes,
+      });
+      rt.setInterruptHandler(() => this.shouldStop());
+      ctx = rt.newContext();
+      this.execute(rt, ctx);
+    } catch (err) {
+      internalError = this.hostFailure(err);
+    } finally {
+      try {
+        for (const h of this.owned.reverse()) if (h.alive) h.dispose();
+        ctx?.dispose();
+        rt?.dispose();
+      } catch {
+        // A failed free (an engine assertion) leaves the module in an unknown state: retire it.
+        this.healthy = false;
+      }
+    }
+    return { reply: this.reply(), healthy: this.healthy, internalError };
+  }
+
+  shouldStop() {
+    if (this.stop === null) {
+      if (this.cancelRequested()) this.stop = 'cancelled';
+      else if (performance.now() > this.deadline) this.stop = 'timeout';
+    }
+    return this.stop !== null;
+  }
+
+  /** @param {QuickJSRuntime} rt @param {QuickJSContext} ctx */
+  execute(rt, ctx) {
+    this.install(ctx);
+    const evaluated = ctx.evalCode(this.task.code, SCRIPT_NAME, { type: 'global' });
+    if (evaluated.error) return this.fail(ctx, this.own(evaluated.error), true);
+    const value = this.own(evaluated.value);
+    const promise = this.promiseState(ctx, value).type === 'not_a_promise' ? null : value;
+
+    // Node-like: run jobs, then timers, until nothing is left or the final promise is rejected.
+    for (;;) {
+      if (this.shouldStop()) return this.finishStopped();
+      if (rt.hasPendingJob()) {
+        const jobs = rt.executePendingJobs(JOB_BATCH);
+        if (jobs.error) return this.fail(ctx, this.own(jobs.error), false);
+        continue;
+      }
+      if (promise && this.promiseState(ctx, promise).type === 'rejected') break;
+      // No prelude, no timers: only the prelude's setTimeout & co. can have scheduled one.
+      if (!this.guest) break;
+      const timer = ctx.callFunction(this.guest.runTimer, ctx.undefined);
+      if (timer.error) return this.fail(ctx, this.own(timer.error), false);
+      const ran = ctx.getNumber(this.own(timer.value)) === 1;
+      if (!ran) break;
+    }
+
+    let final = value;
+    if (promise) {
+      const settled = this.promiseState(ctx, promise);
+      if (settled.type === 'rejected') return this.fail(ctx, settled.handle, false);
+      if (settled.type !== 'fulfilled') return;
+      final = settled.handle;
+    }
+    this.collectResult(ctx, final);
+  }
+
+  /**
+   * The state of a promise, with the handle of its value or reason (owned by this run).
+   * @param {QuickJSContext} ctx @param {QuickJSHandle} handle
+   * @returns {{ type: 'not_a_promise' | 'pending' } | { type: 'fulfilled' | 'rejected', handle: QuickJSHandle }}
+   */
+  promiseState(ctx, handle) {
+    const state = ctx.getPromiseState(handle);
+    if (state.type === 'pending') return { type: 'pending' };
+    if (state.type === 'rejected') return { type: 'rejected', handle: this.own(state.error) };
+    if (state.notAPromise) return { type: 'not_a_promise' };
+    return { type: 'fulfilled', handle: this.own(state.value) };
+  }
+
+  /**
+   * Defines `stdin`, `args` and the lazy accessors that load the full prelude on first use.
+   * @param {QuickJSContext} ctx
+   */
+  install(ctx) {
+    const load = this.own(
+      ctx.newFunction('load', () => {
+        const error = this.loadGuest(ctx);
+        // Rethrowing the same error keeps an interrupt uncatchable.
+        return error ? { error: error.dup() } : undefined;
+      }),
+    );
+    const installer = this.own(ctx.unwrapResult(ctx.evalCode(LAZY_SOURCE, 'lazy.js', { type: 'global' })));
+    const names = this.own(ctx.unwrapResult(ctx.evalCode(JSON.stringify(GUEST_GLOBALS), 'names.js', { type: 'global' })));
+    const args = [load, names, this.own(ctx.newString(this.task.stdin)), this.own(ctx.newString(JSON.stringify(this.task.args)))];
+    this.own(ctx.unwrapResult(ctx.callFunction(installer, ctx.undefined, args)));
+  }
+
+  /**
+   * Evaluates the full prelude in this context, once.
+   * @param {QuickJSContext} ctx
+   * @returns {QuickJSHandle | undefined} the error, if it failed
+   */
+  loadGuest(ctx) {
+    if (this.guest) return undefined;
+    if (this.guestError) return this.guestError;
+    const write = this.own(
+      ctx.newFunction('write', (fdHandle, textHandle) => {
+        if (ctx.typeof(fdHandle) !== 'number' || ctx.typeof(textHandle) !== 'string') return ctx.newNumber(-1);
+        const stream = ctx.getNumber(fdHandle) === 2 ? this.stderr : this.stdout;
+        return ctx.newNumber(stream.append(ctx.getString(textHandle)));
+      }),
+    );
+    const compiled = ctx.evalCode(PRELUDE_SOURCE, 'prelude.js', { type: 'global' });
+    if (compiled.error) return (this.guestError = this.own(compiled.error));
+    const installer = this.own(compiled.value);
+    const limit = this.own(ctx.newNumber(this.limits.outputLimitBytes));
+    const installed = ctx.callFunction(installer, ctx.undefined, write, limit);
+    if (installed.error) return (this.guestError = this.own(installed.error));
+    const api = this.own(installed.value);
+    this.guest = { runTimer: this.own(ctx.getProp(api, 'runTimer')), describe: this.own(ctx.getProp(api, 'describe')) };
+    return undefined;
+  }
+
+  /**
+   * Records how an uncaught exception ends the run.
+   * @param {QuickJSContext} ctx @param {QuickJSHandle} error @param {boolean} atEvaluation
+   */
+  fail(ctx, error, atEvaluation) {
+    if (this.stop !== null) return this.finishStopped();
+    const message = errorMessage(ctx, error);
+    if (message === 'out of memory' || (message === undefined && this.memoryExhausted())) {
+      return this.finishOutOfMemory();
+    }
+    this.outcome = 'error';
+    // A SyntaxError thrown while evaluating is a parse error only if the source does not compile:
+    // `JSON.parse('{')` at run time throws one too.
+    if (atEvaluation && errorName(ctx, error) === 'SyntaxError') {
+      const check = ctx.evalCode(this.task.code, SCRIPT_NAME, { type: 'global', compileOnly: true });
+      if (check.error) this.outcome = 'syntax_error';
+      this.own(check.error ?? check.value);
+    }
+    const description = this.describe(ctx, error);
+    if (this.stop !== null) return this.finishStopped();
+    this.stderr.note(description ?? fallbackDescription(ctx, error));
+  }
+
+  /**
+   * The guest's own description of an uncaught exception (name, message, stack; Node-like).
+   * @param {QuickJSContext} ctx @param {QuickJSHandle} error
+   * @returns {string | undefined}
+   */
+  describe(ctx, error) {
+    if (this.loadGuest(ctx) || !this.guest) return undefined;
+    const described = ctx.callFunction(this.guest.describe, ctx.undefined, error);
+    if (described.error) {
+      this.own(described.error);
+      return undefined;
+    }
+    const text = this.own(described.value);
+    return ctx.typeof(text) === 'string' ? ctx.getString(text) : undefined;
+  }
+
+  finishStopped() {
+    this.outcome = this.stop === 'cancelled' ? 'cancelled' : 'timeout';
+    if (this.outcome === 'timeout') this.stderr.note(`Error: script timed out after ${this.task.timeoutMs} ms`);
+  }
+
+  finishOutOfMemory() {
+    this.outcome = 'out_of_memory';
+    this.healthy = false;
+    const mb = Math.round(this.engine.maxBytes / (1024 * 1024));
+    this.stderr.note(`InternalError: out of memory (the sandbox allows ${mb} MB)`);
+  }
+
+  memoryExhausted() {
+    return this.engine.memory.buffer.byteLength >= this.engine.maxBytes * NEAR_CAP;
+  }
+
+  /**
+   * The JSON value of the script's last expression: primitives are read directly, anything else goes
+   * through the guest's JSON.stringify (toJSON and all), capped.
+   * @param {QuickJSContext} ctx @param {QuickJSHandle} value
+   */
+  collectResult(ctx, value) {
+    const type = ctx.typeof(value);
+    if (type === 'number') {
+      const n = ctx.getNumber(value);
+      this.result = { value: Number.isFinite(n) ? n : null };
+      return;
+    }
+    if (type === 'boolean') {
+      this.result = { value: ctx.dump(value) === true };
+      return;
+    }
+    let json = value;
+    if (type === 'object') {
+      const JSONObject = this.own(ctx.getProp(ctx.global, 'JSON'));
+      const stringify = this.own(ctx.getProp(JSONObject, 'stringify'));
+      const called = ctx.callFunction(stringify, JSONObject, value);
+      if (called.error) {
+        this.own(called.error);
+        if (this.stop !== null) this.finishStopped();
+        return;
+      }
+      json = this.own(called.value);
+    } else if (type !== 'string') {
+      return; // undefined, function, symbol, bigint: no JSON value
+    }
+    if (ctx.typeof(json) !== 'string') return;
+    // Check the length before copying the string out of the guest.
+    const length = ctx.getNumber(this.own(ctx.getProp(json, 'length')));
+    if (length > this.limits.resultLimitBytes) {
+      this.resultTruncated = true;
+      return;
+    }
+    const text = ctx.getString(json);
+    if (Buffer.byteLength(text, 'utf8') > this.limits.resultLimitBytes) {
+      this.resultTruncated = true;
+      return;
+    }
+    if (type === 'string') {
+      this.result = { value: text };
+      return;
+    }
+    try {
+      this.result = { value: JSON.parse(text) };
+    } catch {
+      // The script replaced JSON.stringify with something that does not write JSON: no result.
+    }
+  }
+
+  /**
+   * Classifies a failure of the engine itself (an exception on the host side of the FFI). The module
+   * is retired whatever it was.
+   * @param {unknown} err
+   * @returns {string | undefined} the internal error to report, if the script is not to blame
+   */
+  hostFailure(err) {
+    this.healthy = false;
+    if (err instanceof RangeError && /call stack/i.test(err.message)) {
+      // The native stack ran out before QuickJS's own check fired (deep recursion in the engine).
+      this.outcome = 'error';
+      this.stderr.note('InternalError: stack overflow');
+      return undefined;
+    }
+    if (this.stop !== null) {
+      this.finishStopped();
+      return undefined;
+    }
+    if (this.memoryExhausted()) {
+      this.finishOutOfMemory();
+      return undefined;
+    }
+    this.outcome = 'error';
+    return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  }
+
+  /** @returns {Reply} */
+  reply() {
+    /** @type {Reply} */
+    const reply = {
+      outcome: this.outcome,
+      stdout: this.stdout.text(),
+      stderr: this.stderr.text(),
+      truncated: this.stdout.truncated || this.stderr.truncated || this.resultTruncated,
+      durationMs: Math.max(0, Math.round(performance.now() - this.started)),
+    };
+    if (this.outcome === 'ok' && this.result) reply.result = this.result.value;
+    return reply;
+  }
+
+  /**
+   * @template {QuickJSHandle} H
+   * @param {H} handle
+   * @returns {H}
+   */
+  own(handle) {
+    this.owned.push(handle);
+    return handle;
+  }
+}
+
+/** @param {QuickJSContext} ctx @param {QuickJSHandle} error @param {string} key */
+function stringProp(ctx, error, key) {
+  try {
+    if (ctx.typeof(error) !== 'object') return undefined;
+    const prop = ctx.getProp(error, key);
+    try {
+      return ctx.typeof(prop) === 'string' ? ctx.getString(prop) : undefined;
+    } finally {
+      prop.dispose();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** @param {QuickJSContext} ctx @param {QuickJSHandle} error */
+const errorMessage = (ctx, error) => stringProp(ctx, error, 'message');
+/** @param {QuickJSContext} ctx @param {QuickJSHandle} error */
+const errorName = (ctx, error) => stringProp(ctx, error, 'name');
+
+/** Used when the guest cannot describe its own error (it is out of time or memory). */
+function fallbackDescription(/** @type {QuickJSContext} */ ctx, /** @type {QuickJSHandle} */ error) {
+  const type = ctx.typeof(error);
+  if (type === 'string') return `Uncaught '${ctx.getString(error)}'`;
+  const name = errorName(ctx, error);
+  const message = errorMessage(ctx, error);
+  if (name || message) return `${name ?? 'Error'}${message ? `: ${message}` : ''}`;
+  return 'Uncaught exception';
+}
+
+module.exports = { runScript };

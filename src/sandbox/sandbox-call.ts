@@ -1,0 +1,127 @@
+import type { Piscina } from 'piscina';
+
+/**
+ * Slots and states of the control block a call shares with its worker (an Int32Array over a
+ * SharedArrayBuffer). Mirrored in quickjs.task.js; keep both in step.
+ */
+export const CONTROL = Object.freeze({
+  STATE: 0,
+  /** Milliseconds between submission and start, written by the worker before it sets RUNNING. */
+  STARTED_AFTER_MS: 1,
+  QUEUED: 0,
+  RUNNING: 1,
+  CANCELLED: 2,
+});
+
+/** What a worker receives for one call (kept small: it is copied to the worker). */
+export interface TaskInput {
+  code: string;
+  stdin: string;
+  args: string[];
+  timeoutMs: number;
+  control: SharedArrayBuffer;
+  submittedAt: number;
+}
+
+/** How a call ended, seen from the main thread. */
+export type CallEnd =
+  /** The worker answered (the reply is validated by the caller). */
+  | { kind: 'reply'; reply: unknown }
+  /** Cancelled before a worker started it; answered at once. */
+  | { kind: 'cancelled-queued' }
+  /** The worker did not stop in time and was terminated (Piscina replaces it). */
+  | { kind: 'killed'; outcome: 'timeout' | 'cancelled' };
+
+/**
+ * One call on its way through the pool: its control block, its cancellation, and the watchdog that
+ * terminates a worker that ignores the interrupt (which should never happen, but a stuck worker must
+ * not be lost to the pool for good).
+ */
+export class SandboxCall {
+  private readonly control = new SharedArrayBuffer(8);
+  private readonly view = new Int32Array(this.control);
+  private readonly poolAbort = new AbortController();
+  private readonly submittedAt = Date.now();
+  private watchdog: NodeJS.Timeout | undefined;
+  private cancelledAt: number | undefined;
+  private settle: ((end: CallEnd) => void) | undefined;
+  private done = false;
+  /** Set once the call is cancelled (by its signal or by abortAll). */
+  cancelReason: string | undefined;
+
+  /**
+   * @param timeoutMs the script's own limit (enforced in the worker)
+   * @param graceMs how long past its limit, or past a cancel, the worker may take before it is killed
+   * @param onKill told when a worker is terminated, for the log
+   */
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly graceMs: number,
+    private readonly onKill: (outcome: 'timeout' | 'cancelled') => void,
+  ) {}
+
+  run(pool: Piscina, input: Omit<TaskInput, 'control' | 'submittedAt'>): Promise<CallEnd> {
+    return new Promise<CallEnd>((resolve, reject) => {
+      const finish = (fn: () => void) => {
+        if (this.done) return;
+        this.done = true;
+        clearTimeout(this.watchdog);
+        fn();
+      };
+      this.settle = (end) => finish(() => resolve(end));
+      if (this.cancelReason !== undefined) return this.settle({ kind: 'cancelled-queued' });
+      const task: TaskInput = { ...input, control: this.control, submittedAt: this.submittedAt };
+      pool.run(task, { signal: this.poolAbort.signal }).then(
+        (reply: unknown) => this.settle?.({ kind: 'reply', reply }),
+        (err: unknown) => finish(() => reject(err)),
+      );
+      this.arm(this.timeoutMs + this.graceMs);
+    });
+  }
+
+  /**
+   * Stops the call: a queued one is answered at once (its worker skips it later), a running one is
+   * interrupted by the worker's interrupt handler within milliseconds.
+   * @returns false when the call had already ended or been cancelled
+   */
+  cancel(reason: string): boolean {
+    if (this.done || this.cancelReason !== undefined) return false;
+    this.cancelReason = reason;
+    const previous = Atomics.compareExchange(this.view, CONTROL.STATE, CONTROL.QUEUED, CONTROL.CANCELLED);
+    if (previous === CONTROL.QUEUED) {
+      // Not aborting Piscina's copy: once dispatched, that would terminate a worker. The worker
+      // skips a cancelled task in microseconds.
+      this.settle?.({ kind: 'cancelled-queued' });
+      return true;
+    }
+    Atomics.store(this.view, CONTROL.STATE, CONTROL.CANCELLED);
+    this.cancelledAt = Date.now();
+    this.arm(this.graceMs);
+    return true;
+  }
+
+  private arm(ms: number): void {
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => this.check(), Math.max(1, ms));
+    this.watchdog.unref();
+  }
+
+  private check(): void {
+    if (this.done) return;
+    // The start time is written before RUNNING, so reading the state first makes it valid.
+    const state = Atomics.load(this.view, CONTROL.STATE);
+    if (state === CONTROL.QUEUED) return this.arm(this.timeoutMs + this.graceMs);
+    const startedAt = this.submittedAt + Atomics.load(this.view, CONTROL.STARTED_AFTER_MS);
+    const limit =
+      this.cancelledAt !== undefined
+        ? Math.min(this.cancelledAt, startedAt + this.timeoutMs) + this.graceMs
+        : startedAt + this.timeoutMs + this.graceMs;
+    const left = limit - Date.now();
+    if (left > 0) return this.arm(left);
+    const outcome = this.cancelReason !== undefined ? 'cancelled' : 'timeout';
+    this.settle?.({ kind: 'killed', outcome });
+    // Aborting a running Piscina task terminates its worker; Piscina starts a replacement.
+    this.poolAbort.abort();
+    this.onKill(outcome);
+  }
+}

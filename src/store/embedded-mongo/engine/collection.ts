@@ -1,0 +1,174 @@
+import type { Document } from 'bson';
+import { ErrorCodes, fail, MongoCommandError } from '../errors';
+import { IndexKeyer, type IndexDefinition, type IndexEntry } from './index-spec';
+import { valuesAtPath } from './paths';
+import { valueKey } from './value-key';
+
+/** The `_id` index as `listIndexes` shows it. */
+export const ID_INDEX: IndexDefinition = Object.freeze({ v: 2, key: { _id: 1 }, name: '_id_' }) as IndexDefinition;
+
+/** A secondary index; only unique ones keep entries (a hash map from key to `_id` key). */
+export class SecondaryIndex {
+  readonly keyer: IndexKeyer;
+  /** Unique indexes only: canonical key -> `_id` key of the document holding it. */
+  readonly entries: Map<string, string> | undefined;
+
+  constructor(readonly def: IndexDefinition) {
+    this.keyer = new IndexKeyer(def);
+    this.entries = def.unique ? new Map() : undefined;
+  }
+
+  /** Usable for equality lookups: every document is in it (not sparse, not partial). */
+  get lookupable(): boolean {
+    return !!this.entries && !this.def.sparse && !this.def.partialFilterExpression;
+  }
+}
+
+/**
+ * One collection: documents by canonical `_id` key (insertion order is the natural order) and
+ * its indexes. The methods here keep documents and unique indexes consistent and throw
+ * DuplicateKey before changing anything; journaling is the caller's job (see WriteBatch).
+ * Stored documents are never mutated in place.
+ */
+export class Collection {
+  readonly docs = new Map<string, Document>();
+  readonly indexes = new Map<string, SecondaryIndex>();
+  /** Indexes with `expireAfterSeconds` on a single field. */
+  ttl: SecondaryIndex[] = [];
+
+  constructor(
+    readonly db: string,
+    public name: string,
+  ) {}
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  definitions(): IndexDefinition[] {
+    return [ID_INDEX, ...[...this.indexes.values()].map((i) => i.def)];
+  }
+
+  /** Adds an index and fills it; throws DuplicateKey (and adds nothing) if the data violates it. */
+  addIndex(def: IndexDefinition): void {
+    const index = new SecondaryIndex(def);
+    if (index.entries) {
+      for (const [idKey, doc] of this.docs) {
+        for (const entry of index.keyer.entries(doc)) {
+          if (index.entries.has(entry.key)) {
+            const err = this.duplicate(index, entry);
+            throw fail(ErrorCodes.DuplicateKey, `Index build failed: ${err.message}`, err.extra);
+          }
+          index.entries.set(entry.key, idKey);
+        }
+      }
+    }
+    this.indexes.set(def.name, index);
+    this.refreshTtl();
+  }
+
+  dropIndex(name: string): void {
+    this.indexes.delete(name);
+    this.refreshTtl();
+  }
+
+  private refreshTtl(): void {
+    this.ttl = [...this.indexes.values()].filter((i) => i.def.expireAfterSeconds !== undefined);
+  }
+
+  /** Inserts a new document (it must carry `_id`). */
+  insert(doc: Document): void {
+    const idKey = valueKey(doc._id);
+    if (this.docs.has(idKey)) throw this.duplicateId(doc._id);
+    const planned = this.planEntries(doc, idKey);
+    this.docs.set(idKey, doc);
+    for (const [index, entries] of planned) for (const e of entries) index.entries!.set(e.key, idKey);
+  }
+
+  /** Swaps `oldDoc` for `newDoc` (same `_id`), keeping its position in the natural order. */
+  replace(oldDoc: Document, newDoc: Document): void {
+    const idKey = valueKey(oldDoc._id);
+    const planned = this.planEntries(newDoc, idKey);
+    this.unindex(oldDoc, idKey);
+    this.docs.set(idKey, newDoc);
+    for (const [index, entries] of planned) for (const e of entries) index.entries!.set(e.key, idKey);
+  }
+
+  remove(doc: Document): void {
+    const idKey = valueKey(doc._id);
+    this.unindex(doc, idKey);
+    this.docs.delete(idKey);
+  }
+
+  /** True when a TTL index says the document has expired (it is then invisible to every read). */
+  isExpired(doc: Document, nowMs: number): boolean {
+    for (const index of this.ttl) {
+      const seconds = index.def.expireAfterSeconds!;
+      for (const v of valuesAtPath(doc, index.keyer.fields[0])) {
+        const dates = Array.isArray(v) ? v : [v];
+        for (const d of dates) if (d instanceof Date && d.getTime() + seconds * 1000 <= nowMs) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Checks every unique index for `doc` and returns what to add, without changing anything. */
+  private planEntries(doc: Document, idKey: string): Array<[SecondaryIndex, IndexEntry[]]> {
+    const planned: Array<[SecondaryIndex, IndexEntry[]]> = [];
+    for (const index of this.indexes.values()) {
+      if (!index.entries) continue;
+      const entries = index.keyer.entries(doc);
+      for (const e of entries) {
+        const holder = index.entries.get(e.key);
+        if (holder !== undefined && holder !== idKey) throw this.duplicate(index, e);
+      }
+      planned.push([index, entries]);
+    }
+    return planned;
+  }
+
+  private unindex(doc: Document, idKey: string): void {
+    for (const index of this.indexes.values()) {
+      if (!index.entries) continue;
+      for (const e of index.keyer.entries(doc)) {
+        if (index.entries.get(e.key) === idKey) index.entries.delete(e.key);
+      }
+    }
+  }
+
+  private duplicateId(id: unknown): MongoCommandError {
+    return dupError(this.ns, '_id_', { _id: 1 }, { _id: id });
+  }
+
+  private duplicate(index: SecondaryIndex, entry: IndexEntry): MongoCommandError {
+    return dupError(this.ns, index.def.name, index.def.key, index.keyer.keyValue(entry));
+  }
+}
+
+function dupError(
+  ns: string,
+  indexName: string,
+  keyPattern: Record<string, unknown>,
+  keyValue: Record<string, unknown>,
+): MongoCommandError {
+  const shown = Object.entries(keyValue)
+    .map(([k, v]) => `${k}: ${formatValue(v)}`)
+    .join(', ');
+  return fail(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`, {
+    keyPattern,
+    keyValue,
+  });
+}
+
+function formatValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof Date) return `new Date(${v.getTime()})`;
+  if (v !== null && typeof v === 'object' && typeof (v as { inspect?: unknown }).inspect === 'function') {
+    return String((v as { inspect(): string }).inspect());
+  }
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}

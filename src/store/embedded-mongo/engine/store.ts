@@ -1,0 +1,161 @@
+import { serialize, type Document } from 'bson';
+import { ErrorCodes, fail } from '../errors';
+import type { Journal } from '../persistence/journal';
+import { frameRecord } from '../persistence/record-codec';
+import { Collection } from './collection';
+import type { IndexDefinition } from './index-spec';
+
+/**
+ * The whole data set in memory: databases -> collections. Every change goes through a WriteBatch,
+ * which applies it in memory synchronously and collects the journal records; `commit()` then
+ * waits until those records are durable. Because a command applies all its changes without
+ * yielding to the event loop, each command is atomic with respect to every other command.
+ */
+export class Store {
+  readonly dbs = new Map<string, Map<string, Collection>>();
+  journal: Journal | null = null;
+
+  collection(db: string, name: string): Collection | undefined {
+    return this.dbs.get(db)?.get(name);
+  }
+
+  collections(db: string): Collection[] {
+    return [...(this.dbs.get(db)?.values() ?? [])];
+  }
+
+  batch(): WriteBatch {
+    return new WriteBatch(this);
+  }
+
+  /** Framed records describing the whole live state (journal compaction). */
+  snapshotRecords(): Buffer[] {
+    const out: Buffer[] = [];
+    const now = Date.now();
+    for (const [db, colls] of this.dbs) {
+      for (const coll of colls.values()) {
+        out.push(...frameRecord(serialize({ o: 'cc', d: db, c: coll.name })));
+        for (const index of coll.indexes.values()) {
+          out.push(...frameRecord(serialize({ o: 'ci', d: db, c: coll.name, v: index.def })));
+        }
+        for (const doc of coll.docs.values()) {
+          if (coll.ttl.length > 0 && coll.isExpired(doc, now)) continue;
+          out.push(...frameRecord(serialize({ o: 'p', d: db, c: coll.name, v: doc })));
+        }
+      }
+    }
+    return out;
+  }
+}
+
+/** Changes of one command: applied immediately, made durable together by `commit()`. */
+export class WriteBatch {
+  private readonly records: Uint8Array[] = [];
+
+  constructor(readonly store: Store) {}
+
+  get empty(): boolean {
+    return this.records.length === 0;
+  }
+
+  private record(rec: Document): void {
+    if (this.store.journal) this.records.push(serialize(rec));
+  }
+
+  /** The collection, created (and journaled) when missing. */
+  ensureCollection(db: string, name: string): Collection {
+    const existing = this.store.collection(db, name);
+    if (existing) return existing;
+    validateNamespace(db, name);
+    let colls = this.store.dbs.get(db);
+    if (!colls) {
+      colls = new Map();
+      this.store.dbs.set(db, colls);
+    }
+    const coll = new Collection(db, name);
+    colls.set(name, coll);
+    this.record({ o: 'cc', d: db, c: name });
+    return coll;
+  }
+
+  insert(coll: Collection, doc: Document): void {
+    coll.insert(doc);
+    this.record({ o: 'p', d: coll.db, c: coll.name, v: doc });
+  }
+
+  replace(coll: Collection, oldDoc: Document, newDoc: Document): void {
+    coll.replace(oldDoc, newDoc);
+    this.record({ o: 'p', d: coll.db, c: coll.name, v: newDoc });
+  }
+
+  remove(coll: Collection, doc: Document): void {
+    coll.remove(doc);
+    this.record({ o: 'x', d: coll.db, c: coll.name, k: doc._id });
+  }
+
+  createIndex(coll: Collection, def: IndexDefinition): void {
+    coll.addIndex(def);
+    this.record({ o: 'ci', d: coll.db, c: coll.name, v: def });
+  }
+
+  dropIndex(coll: Collection, name: string): void {
+    coll.dropIndex(name);
+    this.record({ o: 'di', d: coll.db, c: coll.name, n: name });
+  }
+
+  dropCollection(coll: Collection): void {
+    const colls = this.store.dbs.get(coll.db);
+    colls?.delete(coll.name);
+    if (colls && colls.size === 0) this.store.dbs.delete(coll.db);
+    this.record({ o: 'dc', d: coll.db, c: coll.name });
+  }
+
+  dropDatabase(db: string): void {
+    this.store.dbs.delete(db);
+    this.record({ o: 'dd', d: db });
+  }
+
+  renameCollection(coll: Collection, to: string): void {
+    validateNamespace(coll.db, to);
+    const colls = this.store.dbs.get(coll.db)!;
+    colls.delete(coll.name);
+    const from = coll.name;
+    coll.name = to;
+    colls.set(to, coll);
+    this.record({ o: 'rn', d: coll.db, c: from, to });
+  }
+
+  /** Resolves when every change of this batch is durable (at once in memory-only mode). */
+  commit(): Promise<void> | undefined {
+    if (!this.store.journal || this.records.length === 0) return undefined;
+    return this.store.journal.append(this.records);
+  }
+}
+
+const BAD_DB_CHARS = /[/\\. "$*<>:|?\0]/;
+
+/** MongoDB's naming rules, so that data written here is also valid on a real server. */
+export function validateNamespace(db: string, coll?: string): void {
+  if (db === '' || db.length > 63 || BAD_DB_CHARS.test(db)) throw fail(ErrorCodes.InvalidNamespace, `Invalid database name: '${db}'`);
+  if (coll === undefined) return;
+  if (coll === '' || coll.includes('\0') || coll.includes('$') || coll.startsWith('.') || coll.startsWith('system.')) {
+    throw fail(ErrorCodes.InvalidNamespace, `Invalid collection name: '${coll}'`);
+  }
+  if (db.length + 1 + coll.length > 255) throw fail(ErrorCodes.InvalidNamespace, `Fully qualified namespace is too long: ${db}.${coll}`);
+}
+
+/**
+ * Runs `fn` with a fresh batch and commits it even when `fn` throws: whatever `fn` already applied
+ * in memory must reach the journal too, or a restart would disagree with what readers saw.
+ */
+export async function withBatch<T>(store: Store, fn: (batch: WriteBatch) => T): Promise<T> {
+  const batch = store.batch();
+  let result: T;
+  try {
+    result = fn(batch);
+  } catch (err) {
+    await batch.commit();
+    throw err;
+  }
+  await batch.commit();
+  return result;
+}

@@ -1,0 +1,24 @@
+export {
+  defineCollection,
+  defaultIndexName,
+  type BaseDocument,
+  type CollectionDefinition,
+  type CollectionSpec,
+} from './collection-definition';
+export {
+  connectDocumentStore,
+  DocumentStore,
+  DEFAULT_CLIENT_OPTIONS,
+  type DocumentStoreOptions,
+  type DocumentStoreStatus,
+} from './document-store';
+export { ensureIndexes, type IndexConflict, type IndexReport } from './ensure-indexes';
+export {
+  isDuplicateKeyError,
+  isUnreachableError,
+  mapMongoError,
+  type MongoErrorContext,
+} from './mongo-errors';
+export { openDocuments, dbNameFromUrl, DEFAULT_DB_NAME } from './open-documents';
+export { Repository, DEFAULT_FIND_LIMIT, type FindOptions } from './repository.repo';
+export type { TransitionOptions } from './versioned-writes';

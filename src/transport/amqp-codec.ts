@@ -1,0 +1,34 @@
+import type { Message } from 'amqplib';
+import { EnvelopeSchema, type Envelope } from '../../schemas/envelope';
+
+export type Decoded = { ok: true; envelope: Envelope } | { ok: false; reason: string };
+
+/** JSON on the wire: one stringify on the way out, one parse (plus the schema check) on the way in. */
+export function encodeEnvelope(envelope: Envelope): Buffer {
+  return Buffer.from(JSON.stringify(envelope));
+}
+
+/** Parses and validates an incoming message; never throws. */
+export function decodeEnvelope(content: Buffer): Decoded {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(content.toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'not JSON' };
+  }
+  const parsed = EnvelopeSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, envelope: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { ok: false, reason: `invalid envelope: ${issue?.path.join('.') || '(root)'}: ${issue?.message}` };
+}
+
+/**
+ * 1 on first delivery. Quorum queues stamp `x-delivery-count` (returns so far) on redeliveries;
+ * a classic queue only says `redelivered`, which we count as a second delivery.
+ */
+export function deliveryCountOf(message: Message): number {
+  const header: unknown = message.properties.headers?.['x-delivery-count'];
+  const returns = typeof header === 'number' || typeof header === 'bigint' ? Number(header) : undefined;
+  if (returns !== undefined && Number.isFinite(returns)) return returns + 1;
+  return message.fields.redelivered ? 2 : 1;
+}

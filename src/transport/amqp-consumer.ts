@@ -1,0 +1,102 @@
+import type { Channel, ConsumeMessage } from 'amqplib';
+import type { Logger } from '../logging/logger';
+import { decodeEnvelope, deliveryCountOf } from './amqp-codec';
+import { messageOf } from './amqp-connection';
+import type { CommandHandler, Disposition } from './transport';
+
+/** A `consume(kind, handler)` call; it survives reconnections and is re-registered on each. */
+export interface Registration {
+  readonly kind: string;
+  readonly handler: CommandHandler;
+  /** The channel of the live broker consumer, if any. */
+  channel?: Channel;
+  consumerTag?: string;
+}
+
+/** What the consumer side needs from the transport. */
+export interface ConsumerHost {
+  readonly log: Logger;
+  readonly deliveryLimit: number;
+  /** Channels that have closed: their deliveries can no longer be settled (the broker redelivers). */
+  readonly closedChannels: WeakSet<Channel>;
+  turnStarted(): void;
+  turnEnded(): void;
+}
+
+/**
+ * Runs the handler of one delivered command and settles the message only when the turn is over:
+ * `ack`; `requeue` → nack with requeue (or dead-letter once the delivery limit is reached, so the
+ * count is exact whatever the broker's own counting); `dead-letter` → nack without requeue, which
+ * the queue's dead-letter exchange routes to the kind's DLQ. A handler that throws counts as
+ * `requeue`. A message that is not a valid envelope is dead-lettered at once, never retried.
+ */
+export function handleDelivery(
+  host: ConsumerHost,
+  registration: Registration,
+  channel: Channel,
+  message: ConsumeMessage | null,
+): void {
+  if (message === null) {
+    // The broker cancelled this consumer (its queue was deleted). The registration stays, so the
+    // next reconnection declares the queue again and resumes consuming.
+    host.log.warn({ kind: registration.kind }, 'amqp consumer cancelled by the broker');
+    if (registration.channel === channel) registration.consumerTag = undefined;
+    return;
+  }
+  const decoded = decodeEnvelope(message.content);
+  if (!decoded.ok) {
+    host.log.warn(
+      { kind: registration.kind, reason: decoded.reason, bytes: message.content.length },
+      'malformed command dead-lettered',
+    );
+    settle(host, channel, message, 'dead-letter');
+    return;
+  }
+  const deliveryCount = deliveryCountOf(message);
+  host.turnStarted();
+  let turn: Promise<Disposition>;
+  try {
+    turn = registration.handler({
+      envelope: decoded.envelope,
+      redelivered: message.fields.redelivered,
+      deliveryCount,
+    });
+  } catch (err) {
+    turn = Promise.reject(err);
+  }
+  turn
+    .then(
+      (disposition) => disposition,
+      (err: unknown) => {
+        host.log.warn({ kind: registration.kind, err: messageOf(err) }, 'command handler failed; requeued');
+        return 'requeue' as const;
+      },
+    )
+    .then((disposition) => {
+      if (disposition === 'requeue' && deliveryCount >= host.deliveryLimit) disposition = 'dead-letter';
+      if (disposition === 'dead-letter') {
+        host.log.warn(
+          { kind: registration.kind, id: decoded.envelope.id, type: decoded.envelope.type, deliveryCount },
+          'command dead-lettered',
+        );
+      }
+      settle(host, channel, message, disposition);
+      host.turnEnded();
+    });
+}
+
+function settle(
+  host: ConsumerHost,
+  channel: Channel,
+  message: ConsumeMessage,
+  disposition: Disposition,
+): void {
+  // A closed channel cannot settle anything: the broker has already put the message back.
+  if (host.closedChannels.has(channel)) return;
+  try {
+    if (disposition === 'ack') channel.ack(message);
+    else channel.nack(message, false, disposition === 'requeue');
+  } catch (_) {
+    // Closed between the check and the call: same as above.
+  }
+}

@@ -1,0 +1,32 @@
+import type { Logger } from '../logging/logger';
+import type { BackoffOptions } from './amqp-connection';
+
+/** Options of the AMQP transport. Only `url` and `nodeId` are required. */
+export interface AmqpTransportOptions {
+  /** Broker URL (config AMQP_URL). Credentials in it are never shown by `status()` or logs. */
+  url: string;
+  /** This node's id; names its reply queue and broadcast inbox. */
+  nodeId: string;
+  /** Prefix of every queue and exchange name. Default `ars`. */
+  prefix?: string;
+  /** Unacknowledged commands per consumer, i.e. turns of one kind at once on this node (config AMQP_PREFETCH). Default 64. */
+  prefetch?: number;
+  /** Deliveries of a command before it is dead-lettered (config AMQP_DELIVERY_LIMIT). Default 5. Same on every node of a prefix. */
+  deliveryLimit?: number;
+  /** AMQP heartbeat in seconds. Default 10. */
+  heartbeatSeconds?: number;
+  /** Reconnection backoff. Default 100 ms doubling up to 10 s, with jitter. */
+  reconnect?: BackoffOptions;
+  /** How long `start()` waits for the first connection before rejecting UNAVAILABLE. Default 30000 ms. */
+  startTimeoutMs?: number;
+  /** TCP + AMQP handshake timeout of one connection attempt. Default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** A `send` not confirmed by the broker within this time rejects UNAVAILABLE. Default 10000 ms. */
+  confirmTimeoutMs?: number;
+  /** A node's reply and broadcast queues are deleted by the broker after this long unused. Default 60000 ms. */
+  nodeQueueExpiresMs?: number;
+  /** Connection name shown by the broker. Default `<prefix>:<nodeId>`. */
+  connectionName?: string;
+  /** Default: silent. */
+  logger?: Logger;
+}

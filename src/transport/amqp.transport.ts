@@ -1,0 +1,293 @@
+import type { Channel, ChannelModel, Message } from 'amqplib';
+import type { Envelope } from '../../schemas/envelope';
+import { errors, type AppError } from '../../schemas/errors';
+import { silentLogger, type Logger } from '../logging/logger';
+import { decodeEnvelope, encodeEnvelope } from './amqp-codec';
+import { countMessages, peekMessages, type DeadLetter } from './amqp-dead-letters';
+import type { AmqpTransportOptions } from './amqp-options';
+import { AmqpConnection, messageOf, redactUrl } from './amqp-connection';
+import { handleDelivery, type ConsumerHost, type Registration } from './amqp-consumer';
+import { AmqpLink, type LinkContext } from './amqp-link';
+import { AmqpNames, declareNode, emptyDeclaredNames, type DeclaredNames } from './amqp-topology';
+import {
+  kindOf,
+  type CommandHandler,
+  type EnvelopeListener,
+  type Transport,
+  type TransportStatus,
+} from './transport';
+
+export type { AmqpTransportOptions } from './amqp-options';
+
+/**
+ * The RabbitMQ transport: a quorum queue per actor kind with a delivery limit and a dead-letter
+ * queue, publisher confirms for commands, acknowledgement after the turn, a reply queue and a
+ * broadcast inbox per node, and reconnection with backoff that restores the whole topology.
+ * While the broker is unreachable every operation fails fast with UNAVAILABLE. See
+ * docs/transport-amqp.md.
+ */
+export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
+  readonly name = 'amqp' as const;
+  readonly nodeId: string;
+  readonly names: AmqpNames;
+  readonly prefetch: number;
+  readonly deliveryLimit: number;
+  readonly log: Logger;
+  readonly closedChannels = new WeakSet<Channel>();
+  readonly declared: DeclaredNames = emptyDeclaredNames();
+  private readonly connection: AmqpConnection;
+  private readonly where: string;
+  private link: AmqpLink | undefined;
+  private model: ChannelModel | undefined;
+  private registrations: Registration[] = [];
+  private replyListeners: EnvelopeListener[] = [];
+  private broadcastListeners: EnvelopeListener[] = [];
+  private inFlight = 0;
+  private idleWaiters: Array<() => void> = [];
+  private started = false;
+  private stopped = false;
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly options: AmqpTransportOptions) {
+    this.nodeId = options.nodeId;
+    this.names = new AmqpNames(options.prefix ?? 'ars');
+    this.prefetch = options.prefetch ?? 64;
+    this.deliveryLimit = options.deliveryLimit ?? 5;
+    if (this.deliveryLimit < 1) throw new Error('deliveryLimit must be at least 1');
+    const connectionName = options.connectionName ?? `${this.names.prefix}:${options.nodeId}`;
+    this.log = (options.logger ?? silentLogger).child({ component: 'amqp-transport', connectionName });
+    this.where = `${redactUrl(options.url)} as ${connectionName}`;
+    this.connection = new AmqpConnection({
+      url: options.url,
+      connectionName,
+      heartbeatSeconds: options.heartbeatSeconds ?? 10,
+      connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+      backoff: { initialDelayMs: 100, maxDelayMs: 10000, ...options.reconnect },
+      logger: this.log,
+      setup: (model) => this.setup(model),
+      onLost: () => {
+        this.link = undefined;
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.connection.open();
+    try {
+      await this.connection.waitUp(this.options.startTimeoutMs ?? 30000);
+    } catch (err) {
+      this.stopped = true;
+      await this.connection.close();
+      throw errors.unavailable(`AMQP broker unreachable (${this.where}): ${messageOf(err)}`, {
+        transport: 'amqp',
+      });
+    }
+  }
+
+  async consume(kind: string, handler: CommandHandler): Promise<void> {
+    if (!this.started || this.stopped || this.stopping) throw this.unavailable();
+    const registration: Registration = { kind, handler };
+    this.registrations.push(registration);
+    const link = this.link;
+    // While disconnected the registration waits: the next connection's setup starts it.
+    if (!link) return;
+    try {
+      await this.startConsumer(link, registration);
+    } catch (err) {
+      if (this.link !== link) return; // the connection dropped meanwhile: setup takes over
+      this.registrations = this.registrations.filter((r) => r !== registration);
+      throw errors.unavailable(`cannot consume ${kind}: ${messageOf(err)}`, { transport: 'amqp' });
+    }
+  }
+
+  async send(envelope: Envelope): Promise<void> {
+    const link = this.link;
+    if (!link || this.connection.blocked) throw this.unavailable();
+    const kind = kindOf(envelope.to);
+    if (!link.hasKind(kind)) {
+      try {
+        await link.ensureKind(kind);
+      } catch (err) {
+        throw errors.unavailable(`cannot declare the queue of ${kind}: ${messageOf(err)}`, {
+          transport: 'amqp',
+        });
+      }
+    }
+    const body = encodeEnvelope(envelope);
+    return link.publishCommand(this.names.commandQueue(kind), body, this.options.confirmTimeoutMs ?? 10000);
+  }
+
+  async reply(nodeId: string, envelope: Envelope): Promise<void> {
+    // The default exchange routes by queue name; a queue that is gone drops the reply, as documented.
+    this.publish(this.link, '', this.names.replyQueue(nodeId), envelope);
+  }
+
+  onReply(listener: EnvelopeListener): void {
+    this.replyListeners.push(listener);
+  }
+
+  async broadcast(envelope: Envelope): Promise<void> {
+    this.publish(this.link, this.names.broadcastExchange, '', envelope);
+  }
+
+  onBroadcast(listener: EnvelopeListener): void {
+    this.broadcastListeners.push(listener);
+  }
+
+  status(): TransportStatus {
+    if (!this.started) return { state: 'down', detail: `${this.where}: not started` };
+    if (this.stopped) return { state: 'down', detail: `${this.where}: stopped` };
+    const state = this.connection.state;
+    if (state === 'up' && this.connection.blocked) {
+      return { state: 'down', detail: `${this.where}: publishing blocked by the broker (resource alarm)` };
+    }
+    if (state === 'up') return { state, detail: this.where };
+    return { state, detail: `${this.where}: ${this.connection.lastError ?? 'connecting'}` };
+  }
+
+  stop(graceMs = 10000): Promise<void> {
+    if (!this.started || this.stopped) return Promise.resolve();
+    this.stopping ??= this.drainAndClose(graceMs);
+    return this.stopping;
+  }
+
+  /** Dead letters waiting in a kind's DLQ (operators, tests). */
+  async deadLetterCount(kind: string): Promise<number> {
+    if (!this.link) throw this.unavailable();
+    return countMessages(this.link.model, this.names.deadLetterQueue(kind));
+  }
+
+  /** Reads up to `max` dead letters of a kind without removing them. */
+  async peekDeadLetters(kind: string, max = 100): Promise<DeadLetter[]> {
+    if (!this.link) throw this.unavailable();
+    return peekMessages(this.link.model, this.names.deadLetterQueue(kind), max);
+  }
+
+  /** Every queue and exchange this transport declared (for cleanup by tests and tools). */
+  declaredNames(): { queues: string[]; exchanges: string[] } {
+    return { queues: [...this.declared.queues], exchanges: [...this.declared.exchanges] };
+  }
+
+  /** @internal ConsumerHost */
+  turnStarted(): void {
+    this.inFlight++;
+  }
+
+  /** @internal ConsumerHost */
+  turnEnded(): void {
+    this.inFlight--;
+    if (this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /** Runs on every new connection: channels, the node's queues, then every registered consumer. */
+  private async setup(model: ChannelModel): Promise<void> {
+    this.model = model;
+    model.once('close', () => {
+      if (this.link?.model === model) this.link = undefined; // fail fast from this instant on
+      if (this.model === model) this.model = undefined;
+    });
+    const link = await AmqpLink.open(model, this);
+    const expiresMs = this.options.nodeQueueExpiresMs ?? 60000;
+    const own = await declareNode(link.node, this.names, this.nodeId, expiresMs, this.declared);
+    // No acknowledgements: replies and broadcasts are best effort, and this is the hot path.
+    const noAck = { noAck: true };
+    await link.node.consume(
+      own.replyQueue,
+      (m) => m && this.dispatch(m, this.replyListeners, 'reply'),
+      noAck,
+    );
+    await link.node.consume(
+      own.broadcastQueue,
+      (m) => m && this.dispatch(m, this.broadcastListeners, 'broadcast'),
+      noAck,
+    );
+    // Indexed loop: a consume() arriving during this setup is appended and picked up here too.
+    for (let i = 0; i < this.registrations.length; i++) await this.startConsumer(link, this.registrations[i]);
+    if (!this.stopped) this.link = link; // a stop() during setup wins: the loop then closes this connection
+  }
+
+  private async startConsumer(link: AmqpLink, registration: Registration): Promise<void> {
+    await link.ensureKind(registration.kind);
+    const channel = await link.consumerChannel(this.prefetch, `consumer ${registration.kind}`);
+    registration.channel = channel;
+    const { consumerTag } = await channel.consume(this.names.commandQueue(registration.kind), (m) =>
+      handleDelivery(this, registration, channel, m),
+    );
+    registration.consumerTag = consumerTag;
+  }
+
+  /** @internal LinkContext */
+  isCurrent(model: ChannelModel): boolean {
+    return this.model === model && !this.stopped;
+  }
+
+  private publish(
+    link: AmqpLink | undefined,
+    exchange: string,
+    routingKey: string,
+    envelope: Envelope,
+  ): void {
+    if (!link || this.connection.blocked) throw this.unavailable();
+    try {
+      link.node.publish(exchange, routingKey, encodeEnvelope(envelope));
+    } catch (err) {
+      throw errors.unavailable(`publish failed: ${messageOf(err)}`, { transport: 'amqp' });
+    }
+  }
+
+  private dispatch(message: Message, listeners: EnvelopeListener[], what: string): void {
+    const decoded = decodeEnvelope(message.content);
+    if (!decoded.ok) {
+      this.log.warn({ reason: decoded.reason, what }, `malformed ${what} dropped`);
+      return;
+    }
+    for (const listener of listeners) {
+      try {
+        listener(decoded.envelope);
+      } catch (err) {
+        this.log.error({ err: messageOf(err), what }, `${what} listener threw`);
+      }
+    }
+  }
+
+  private async drainAndClose(graceMs: number): Promise<void> {
+    // No new deliveries: cancel every consumer (deliveries already received are turns in flight).
+    const registrations = this.registrations.splice(0);
+    await Promise.all(
+      registrations.map((r) =>
+        r.channel && r.consumerTag && !this.closedChannels.has(r.channel)
+          ? r.channel.cancel(r.consumerTag).catch(() => undefined)
+          : undefined,
+      ),
+    );
+    if (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        this.idleWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    const link = this.link;
+    this.stopped = true;
+    this.link = undefined;
+    this.model = undefined;
+    if (link) {
+      // A node that leaves takes its own queues with it; unacknowledged commands go back to their queues.
+      await link.node.deleteQueue(this.names.replyQueue(this.nodeId)).catch(() => undefined);
+      await link.node.deleteQueue(this.names.broadcastQueue(this.nodeId)).catch(() => undefined);
+    }
+    await this.connection.close();
+  }
+
+  private unavailable(): AppError {
+    if (this.stopped || this.stopping)
+      return errors.unavailable('AMQP transport is stopped', { transport: 'amqp' });
+    if (!this.started) return errors.unavailable('AMQP transport is not started', { transport: 'amqp' });
+    const status = this.status();
+    return errors.unavailable('message broker unavailable', { transport: 'amqp', state: status.state });
+  }
+}

@@ -1,0 +1,76 @@
+import request from 'supertest';
+import { healthActor, type HealthActorOptions } from '../../../actors/ops/health.actor';
+import { HealthResponseSchema } from '../../../schemas/http/health';
+import { errors } from '../../../schemas/errors';
+import { loadConfig } from '../../../src/config/load-config';
+import { buildApp } from '../../../src/http/app';
+import { createActorSystem, type ActorSystem } from '../../../src/kernel';
+import { silentLogger } from '../../../src/logging/logger';
+import { InProcessBus, InProcessTransport } from '../../../src/transport/in-process.transport';
+
+/** GET /health end to end: route → in-process kernel → ops:health actor → probes. */
+describe('GET /health through the in-process kernel', () => {
+  let system: ActorSystem;
+  let probes: HealthActorOptions['probes'];
+
+  beforeEach(async () => {
+    system = createActorSystem({
+      transport: new InProcessTransport('node-a', new InProcessBus()),
+      logger: silentLogger,
+    });
+    probes = {
+      transport: () => system.status().transport,
+      documents: () => ({ state: 'up', embedded: true }),
+      cache: () => ({ state: 'up', embedded: true }),
+    };
+    // The actor reads `probes` on every check: tests swap a probe by assigning it.
+    await system.register(healthActor({ probes, probeTimeoutMs: 200 }));
+    await system.start();
+  });
+
+  afterEach(async () => {
+    await system.stop(1000);
+  });
+
+  const app = () => buildApp({ config: loadConfig({}), logger: silentLogger, system, toolCount: () => 3 });
+
+  it('answers ok when every dependency is up', async () => {
+    const res = await request(app()).get('/health');
+    expect(res.status).toBe(200);
+    expect(HealthResponseSchema.parse(res.body)).toEqual(res.body);
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      version: '6.6.7',
+      tools: 3,
+      dependencies: { transport: { state: 'up' }, documents: { state: 'up' }, cache: { state: 'up' } },
+    });
+  });
+
+  it('answers degraded (200) when a probe fails or hangs, without leaking the raw error', async () => {
+    probes.cache = () => {
+      throw new Error('redis://user:secret@cache refused');
+    };
+    probes.documents = () => new Promise(() => undefined);
+    const res = await request(app()).get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('degraded');
+    expect(res.body.dependencies.cache).toEqual({ state: 'down', detail: 'check failed' });
+    expect(res.body.dependencies.documents).toEqual({ state: 'down', detail: 'no answer within 200 ms' });
+    expect(JSON.stringify(res.body)).not.toContain('secret');
+  });
+
+  it('shows an AppError message from a probe', async () => {
+    probes.cache = () => {
+      throw errors.unavailable('cache unreachable');
+    };
+    const res = await request(app()).get('/health');
+    expect(res.body.dependencies.cache).toEqual({ state: 'down', detail: 'cache unreachable' });
+  });
+
+  it('answers 503 unavailable once the actor system is stopped', async () => {
+    await system.stop(1000);
+    const res = await request(app()).get('/health');
+    expect(res.status).toBe(503);
+    expect(res.body.status).toBe('unavailable');
+  });
+});

@@ -1,0 +1,121 @@
+import pino from 'pino';
+import type { ProcExecuteRequest } from '../../../schemas/tools/proc-execute';
+import { createSandbox, type Sandbox } from '../../../src/sandbox';
+import type { Logger } from '../../../src/logging/logger';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A logger whose lines the test can read. */
+function capturingLogger(): { logger: Logger; lines: Array<{ level: number; msg: string }> } {
+  const lines: Array<{ level: number; msg: string }> = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { logger, lines };
+}
+
+const LOOP: ProcExecuteRequest = { language: 'javascript', code: 'while (true) {}', timeout: 20_000 };
+
+describe('sandbox: cancellation and concurrency', () => {
+  let sandbox: Sandbox;
+  let lines: Array<{ level: number; msg: string }>;
+
+  beforeAll(async () => {
+    const captured = capturingLogger();
+    lines = captured.lines;
+    sandbox = createSandbox({ threads: 2, logger: captured.logger });
+    // Workers that are still starting would leave the first calls queued, not running.
+    await Promise.all(Array.from({ length: 4 }, () => sandbox.execute({ language: 'js', code: '1' })));
+  });
+  afterAll(() => sandbox.close());
+
+  const noWorkerKilled = () => expect(lines.filter((l) => /terminated|replaced/.test(l.msg))).toEqual([]);
+
+  it('an aborted signal stops a running infinite loop promptly, without killing the worker', async () => {
+    const controller = new AbortController();
+    const running = sandbox.execute(LOOP, { signal: controller.signal });
+    await sleep(150);
+    const abortedAt = Date.now();
+    controller.abort('user pressed stop');
+    const r = await running;
+    expect(Date.now() - abortedAt).toBeLessThan(500);
+    expect(r).toMatchObject({ outcome: 'cancelled', exitCode: 130, stdout: '' });
+    expect(r.stderr).toBe('Error: execution cancelled (user pressed stop)\n');
+    expect(r.durationMs).toBeGreaterThan(0);
+    noWorkerKilled();
+  });
+
+  it('answers at once when the signal is already aborted', async () => {
+    const r = await sandbox.execute({ language: 'js', code: 'console.log(1)' }, { signal: AbortSignal.abort() });
+    expect(r).toMatchObject({ outcome: 'cancelled', stdout: '', durationMs: 0 });
+  });
+
+  it('abortAll cancels running and queued calls, and the pool goes on', async () => {
+    const queuedSignal = new AbortController();
+    const calls = [
+      sandbox.execute(LOOP),
+      sandbox.execute(LOOP),
+      sandbox.execute({ language: 'js', code: "console.log('queued')" }, { signal: queuedSignal.signal }),
+      sandbox.execute({ language: 'js', code: "console.log('queued too')" }),
+    ];
+    await sleep(150);
+    expect(sandbox.stats()).toMatchObject({ threads: 2, inFlight: 4 });
+    // One queued call cancelled on its own first: answered without waiting for a worker.
+    queuedSignal.abort();
+    await expect(calls[2]).resolves.toMatchObject({ outcome: 'cancelled', durationMs: 0 });
+
+    const began = Date.now();
+    expect(sandbox.abortAll('panic')).toBe(3);
+    const results = await Promise.all(calls);
+    expect(Date.now() - began).toBeLessThan(500);
+    for (const r of results) expect(r.outcome).toBe('cancelled');
+    expect(results[0].stderr).toMatch(/cancelled \(panic\)/);
+    expect(sandbox.abortAll('nothing left')).toBe(0);
+    expect((await sandbox.execute({ language: 'js', code: '"still here"' })).result).toBe('still here');
+    noWorkerKilled();
+  });
+
+  it('runs 20 calls in parallel, each with its own correct answer', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        sandbox.execute({
+          language: 'javascript',
+          code: `let sum = 0; for (let k = 0; k <= ${i * 1000}; k++) sum += k; console.log('call', ${i}); globalThis.mine = ${i}; sum`,
+        }),
+      ),
+    );
+    results.forEach((r, i) => {
+      expect(r.outcome).toBe('ok');
+      expect(r.stdout).toBe(`call ${i}\n`);
+      expect(r.result).toBe(((i * 1000) * (i * 1000 + 1)) / 2);
+    });
+  });
+});
+
+describe('sandbox: a worker stuck outside the interrupt handler', () => {
+  it('is terminated past timeout + grace and replaced; the call reports the timeout', async () => {
+    const { logger, lines } = capturingLogger();
+    const sandbox = createSandbox({ threads: 1, logger, killGraceMs: 200 });
+    try {
+      // QuickJS's JSON.stringify of deep nesting is quadratic and never checks for interrupts.
+      const code = 'let a = []; for (let i = 0; i < 5e4; i++) a = [a]; JSON.stringify(a).length';
+      const began = Date.now();
+      const r = await sandbox.execute({ language: 'javascript', code, timeout: 200 });
+      expect(r).toMatchObject({ outcome: 'timeout', exitCode: 124 });
+      expect(Date.now() - began).toBeLessThan(2000);
+      expect(lines.some((l) => /terminated/.test(l.msg))).toBe(true);
+      expect((await sandbox.execute({ language: 'javascript', code: '2 + 2' })).result).toBe(4);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('sandbox: close', () => {
+  it('cancels what is in flight and refuses new calls', async () => {
+    const sandbox = createSandbox({ threads: 1, logger: pino({ level: 'silent' }) });
+    const running = sandbox.execute(LOOP);
+    await sleep(100);
+    await sandbox.close();
+    await expect(running).resolves.toMatchObject({ outcome: 'cancelled' });
+    await expect(sandbox.execute({ language: 'js', code: '1' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+});

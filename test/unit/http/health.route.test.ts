@@ -1,0 +1,79 @@
+import request from 'supertest';
+import packageJson from '../../../package.json';
+import { errors } from '../../../schemas/errors';
+import { HealthResponseSchema } from '../../../schemas/http/health';
+import { buildApp } from '../../../src/http/app';
+import { testDeps } from './support/test-app';
+
+describe('GET /health', () => {
+  it('answers 200 ok with version, timestamp, tools and dependencies from ops:health', async () => {
+    const { deps, system } = testDeps({ toolCount: () => 44 });
+    const before = Date.now();
+    const res = await request(buildApp(deps)).get('/health');
+    expect(res.status).toBe(200);
+    expect(HealthResponseSchema.parse(res.body)).toEqual(res.body);
+    expect(res.body).toMatchObject({ status: 'ok', version: packageJson.version, tools: 44 });
+    expect(res.body.version).toBe('6.6.7');
+    expect(new Date(res.body.timestamp).toISOString()).toBe(res.body.timestamp);
+    expect(Date.parse(res.body.timestamp)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Object.keys(res.body.dependencies).sort()).toEqual(['cache', 'documents', 'transport']);
+    expect(system.calls).toEqual([
+      { method: 'ask', to: 'ops:health', type: 'ops.health', body: {}, options: { timeoutMs: 5000 } },
+    ]);
+  });
+
+  it('reports tools: 0 by default', async () => {
+    expect((await request(buildApp(testDeps().deps)).get('/health')).body.tools).toBe(0);
+  });
+
+  it('stays 200 with status degraded when a dependency is down', async () => {
+    const { deps, system } = testDeps();
+    system.onAsk('ops:health', 'ops.health', () => ({
+      status: 'degraded',
+      dependencies: {
+        transport: { state: 'up' },
+        documents: { state: 'up' },
+        cache: { state: 'down', detail: 'redis://cache:6379 refused' },
+      },
+    }));
+    const res = await request(buildApp(deps)).get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('degraded');
+    expect(res.body.dependencies.cache).toEqual({ state: 'down', detail: 'redis://cache:6379 refused' });
+  });
+
+  it('answers 503 unavailable, still health-shaped with an error string, when the actor does not answer', async () => {
+    const { deps, system } = testDeps();
+    system.onAsk('ops:health', 'ops.health', () => {
+      throw errors.deadline();
+    });
+    const res = await request(buildApp(deps)).get('/health');
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(HealthResponseSchema.parse(res.body)).toBeTruthy();
+    expect(res.body).toMatchObject({
+      status: 'unavailable',
+      version: '6.6.7',
+      tools: 0,
+      code: 'UNAVAILABLE',
+      error: expect.any(String),
+      dependencies: {
+        transport: { state: 'down' },
+        documents: { state: 'unknown' },
+        cache: { state: 'unknown' },
+      },
+    });
+  });
+
+  it('treats a malformed actor reply as unavailable', async () => {
+    const { deps, system } = testDeps();
+    system.onAsk('ops:health', 'ops.health', () => ({ status: 'great' }));
+    expect((await request(buildApp(deps)).get('/health')).status).toBe(503);
+  });
+
+  it('uses the shorter of its own deadline and REQUEST_TIMEOUT_MS', async () => {
+    const { deps, system } = testDeps({}, { REQUEST_TIMEOUT_MS: '800' });
+    await request(buildApp(deps)).get('/health');
+    expect(system.calls[0].options).toEqual({ timeoutMs: 800 });
+  });
+});

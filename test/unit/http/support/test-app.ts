@@ -1,0 +1,40 @@
+import pino from 'pino';
+import { loadConfig } from '../../../../src/config/load-config';
+import type { AppDeps } from '../../../../src/http/app.types';
+import { FakeSystem } from './fake-system';
+
+/** A pino logger that keeps its lines in memory, parsed, for assertions on what gets logged. */
+export function memoryLogger(level = 'debug') {
+  const lines: Array<Record<string, unknown>> = [];
+  const raw: string[] = [];
+  const logger = pino(
+    { level, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } },
+    {
+      write(chunk: string) {
+        raw.push(chunk);
+        lines.push(JSON.parse(chunk) as Record<string, unknown>);
+      },
+    },
+  );
+  return { logger, lines, raw };
+}
+
+/** Deps for `buildApp` with a fake actor system whose `ops:health` says everything is up. */
+export function testDeps(overrides: Partial<AppDeps> = {}, env: Record<string, string> = {}) {
+  const system = new FakeSystem().onAsk('ops:health', 'ops.health', () => ({
+    status: 'ok',
+    dependencies: {
+      transport: { state: 'up', embedded: true },
+      documents: { state: 'up', embedded: true },
+      cache: { state: 'up', embedded: true },
+    },
+  }));
+  const { logger, lines, raw } = memoryLogger();
+  const deps: AppDeps = {
+    config: loadConfig({ BODY_LIMIT_BYTES: '2048', ...env }),
+    logger,
+    system,
+    ...overrides,
+  };
+  return { deps, system, lines, raw };
+}
