@@ -1,4 +1,4 @@
-import { healthActor } from '../../actors/ops/health.actor';
+import { actorDefinitions, collectionDefinitions } from '../../actors/registry';
 import { AppError } from '../../schemas/errors';
 import type { Config } from '../config/load-config';
 import { resolveSecrets, type Secrets } from '../config/secrets';
@@ -7,6 +7,7 @@ import { createActorSystem, type ActorSystem } from '../kernel';
 import type { Logger } from '../logging/logger';
 import { createCache, type CachePort } from '../store/cache';
 import { openDocuments, type DocumentStore } from '../store/mongo';
+import type { Services } from './services';
 import { createTransport } from './transport-factory';
 
 /** A running process of the service, whatever its role. */
@@ -59,23 +60,18 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
       idleMs: config.ACTOR_IDLE_MS,
     });
 
+    const services: Services = { config, secrets, logger, documents, cache, system };
+    // Idempotent: every process may run it; the first creates, the others find them in place.
+    await documents.ensureIndexes(collectionDefinitions);
     if (hostsActors) {
-      await system.register(
-        healthActor({
-          probes: {
-            transport: () => ({ ...system.status().transport, embedded: config.embedded.transport }),
-            documents: async () => ({ ...(await documents.status()), embedded: config.embedded.documents }),
-            cache: async () => ({ ...(await cache.status()), embedded: config.embedded.cache }),
-          },
-        }),
-      );
+      for (const definition of actorDefinitions(services)) await system.register(definition);
     }
     await system.start();
     stack.push(() => system.stop());
 
     let http: HttpServerHandle | undefined;
     if (servesHttp) {
-      const app = buildApp({ config, logger, system });
+      const app = buildApp({ config, logger, system, services });
       http = await listen(app, { host: config.HOST, port: config.PORT });
       stack.push(() => http!.close());
       logger.info({ url: http.url, role: config.ROLE, transport: transport.name }, 'front door listening');

@@ -16,7 +16,8 @@ const optionalSecret = z
   .transform((v) => (v === '' ? undefined : v))
   .refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' });
 
-const int = (min: number, max: number, dflt: number) => z.coerce.number().int().min(min).max(max).default(dflt);
+const int = (min: number, max: number, dflt: number) =>
+  z.coerce.number().int().min(min).max(max).default(dflt);
 
 const bool = (dflt: boolean) =>
   z

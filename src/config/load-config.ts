@@ -9,7 +9,12 @@ export interface Config extends Readonly<Env> {
   readonly PUBLIC_BASE_URL: string;
   readonly NODE_ID: string;
   /** True when no external service is configured for that part (embedded default in use). */
-  readonly embedded: { readonly transport: boolean; readonly documents: boolean; readonly cache: boolean; readonly sql: boolean };
+  readonly embedded: {
+    readonly transport: boolean;
+    readonly documents: boolean;
+    readonly cache: boolean;
+    readonly sql: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -36,7 +41,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...e,
     DATA_DIR: path.resolve(e.DATA_DIR),
     PUBLIC_BASE_URL: (e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
-    NODE_ID: e.NODE_ID ?? `${hostname().replace(/[^A-Za-z0-9_.-]/g, '')}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    NODE_ID:
+      e.NODE_ID ??
+      `${hostname().replace(/[^A-Za-z0-9_.-]/g, '')}-${process.pid}-${randomBytes(3).toString('hex')}`,
     embedded: {
       transport: !e.AMQP_URL,
       documents: !e.MONGODB_URL,

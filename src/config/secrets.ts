@@ -23,7 +23,8 @@ const FILE_NAME = 'secrets.json';
 export function resolveSecrets(config: Config): Secrets {
   const file = path.join(config.DATA_DIR, FILE_NAME);
   let stored: Record<string, string> = {};
-  const missing = !config.JWT_SECRET || !config.VAULT_MASTER_KEY || !config.ADMIN_TOKEN || !config.CRON_SECRET;
+  const missing =
+    !config.JWT_SECRET || !config.VAULT_MASTER_KEY || !config.ADMIN_TOKEN || !config.CRON_SECRET;
   if (missing) {
     fs.mkdirSync(config.DATA_DIR, { recursive: true });
     if (fs.existsSync(file)) {

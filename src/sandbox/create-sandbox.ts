@@ -63,14 +63,16 @@ export interface Sandbox {
 }
 
 /** Defaults of `SandboxOptions`. */
-export const SANDBOX_DEFAULTS: Readonly<Required<Omit<SandboxOptions, 'threads' | 'logger'>>> = Object.freeze({
-  maxQueue: 1000,
-  memoryLimitBytes: 64 * MB,
-  maxStackSizeBytes: 512 * 1024,
-  outputLimitBytes: 64 * 1024,
-  resultLimitBytes: 64 * 1024,
-  killGraceMs: 1500,
-});
+export const SANDBOX_DEFAULTS: Readonly<Required<Omit<SandboxOptions, 'threads' | 'logger'>>> = Object.freeze(
+  {
+    maxQueue: 1000,
+    memoryLimitBytes: 64 * MB,
+    maxStackSizeBytes: 512 * 1024,
+    outputLimitBytes: 64 * 1024,
+    resultLimitBytes: 64 * 1024,
+    killGraceMs: 1500,
+  },
+);
 
 /**
  * Worker threads get a large native stack: QuickJS's stack check measures only its own (emscripten)
@@ -109,14 +111,20 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const inFlight = new Set<SandboxCall>();
   let closed = false;
 
-  async function execute(request: ProcExecuteRequest, { signal }: ExecuteOptions = {}): Promise<SandboxResult> {
+  async function execute(
+    request: ProcExecuteRequest,
+    { signal }: ExecuteOptions = {},
+  ): Promise<SandboxResult> {
     if (closed) throw errors.unavailable('The sandbox is closed');
     const parsed = ProcExecuteInputSchema.safeParse(request);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-      throw errors.validation(`Invalid proc_execute input: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
-        issues,
-      });
+      throw errors.validation(
+        `Invalid proc_execute input: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+        {
+          issues,
+        },
+      );
     }
     const input = parsed.data;
     const timeoutMs = input.timeout ?? PROC_EXECUTE_LIMITS.defaultTimeoutMs;
@@ -129,7 +137,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     inFlight.add(call);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const end = await call.run(pool, { code: input.code, stdin: input.stdin ?? '', args: input.args ?? [], timeoutMs });
+      const end = await call.run(pool, {
+        code: input.code,
+        stdin: input.stdin ?? '',
+        args: input.args ?? [],
+        timeoutMs,
+      });
       return toResult(end, call, timeoutMs);
     } catch (err) {
       return failed(err);
@@ -198,7 +211,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
 /** A result the main thread answers by itself (the script never ran, or its worker was killed). */
 function stopped(outcome: SandboxOutcome, note: string, durationMs = 0): SandboxResult {
-  return { stdout: '', stderr: `${note}\n`, exitCode: OUTCOME_EXIT_CODES[outcome], durationMs, truncated: false, outcome };
+  return {
+    stdout: '',
+    stderr: `${note}\n`,
+    exitCode: OUTCOME_EXIT_CODES[outcome],
+    durationMs,
+    truncated: false,
+    outcome,
+  };
 }
 
 function reasonOf(reason: unknown): string {

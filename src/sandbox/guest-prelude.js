@@ -138,7 +138,8 @@ function installGuest(write, outputLimit) {
         const list = v;
         [open, close] = ['[', ']'];
         if (!isArray) prefix = `${list.constructor.name}(${list.length}) `;
-        for (let i = 0; i < list.length && i < MAX_ITEMS; i++) parts.push(i in list ? nested(list[i]) : '<empty>');
+        for (let i = 0; i < list.length && i < MAX_ITEMS; i++)
+          parts.push(i in list ? nested(list[i]) : '<empty>');
         addMore(list.length);
       } else if (v instanceof Map || v instanceof Set) {
         prefix = `${v instanceof Map ? 'Map' : 'Set'}(${v.size}) `;
@@ -149,19 +150,26 @@ function installGuest(write, outputLimit) {
         addMore(v.size);
       } else {
         const proto = Object.getPrototypeOf(v);
-        const ctor = proto && Object.prototype.hasOwnProperty.call(proto, 'constructor') ? proto.constructor : null;
+        const ctor =
+          proto && Object.prototype.hasOwnProperty.call(proto, 'constructor') ? proto.constructor : null;
         if (proto === null) prefix = '[Object: null prototype] ';
         else if (typeof ctor === 'function' && ctor.name && ctor.name !== 'Object') prefix = `${ctor.name} `;
         const keys = Object.keys(v);
         for (const key of keys.slice(0, MAX_ITEMS)) {
           const d = Object.getOwnPropertyDescriptor(v, key);
           const shown = /^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key);
-          const value = !d ? 'undefined' : d.get || d.set ? `[${d.get ? 'Getter' : ''}${d.get && d.set ? '/' : ''}${d.set ? 'Setter' : ''}]` : nested(d.value);
+          const value = !d
+            ? 'undefined'
+            : d.get || d.set
+              ? `[${d.get ? 'Getter' : ''}${d.get && d.set ? '/' : ''}${d.set ? 'Setter' : ''}]`
+              : nested(d.value);
           parts.push(`${shown}: ${value}`);
         }
         addMore(keys.length);
       }
-      return parts.length === 0 ? `${prefix}${open}${close}` : `${prefix}${open} ${parts.join(', ')} ${close}`;
+      return parts.length === 0
+        ? `${prefix}${open}${close}`
+        : `${prefix}${open} ${parts.join(', ')} ${close}`;
     } finally {
       seen.pop();
     }
@@ -179,7 +187,8 @@ function installGuest(write, outputLimit) {
         if (i >= args.length) return m;
         const a = args[i++];
         if (c === 's') return typeof a === 'string' ? a : inspect(a, 1, []);
-        if (c === 'd' || c === 'i') return typeof a === 'bigint' ? `${a}n` : String(c === 'i' ? parseInt(String(a)) : Number(a));
+        if (c === 'd' || c === 'i')
+          return typeof a === 'bigint' ? `${a}n` : String(c === 'i' ? parseInt(String(a)) : Number(a));
         if (c === 'f') return String(parseFloat(String(a)));
         if (c === 'j') {
           try {
@@ -249,13 +258,19 @@ function installGuest(write, outputLimit) {
   };
   /** @param {unknown} id */
   const clear = (id) => void timers.delete(/** @type {number} */ (id));
-  define('setTimeout', (/** @type {unknown} */ fn, /** @type {unknown} */ ms, /** @type {unknown[]} */ ...a) =>
-    schedule(fn, ms, a, false),
+  define(
+    'setTimeout',
+    (/** @type {unknown} */ fn, /** @type {unknown} */ ms, /** @type {unknown[]} */ ...a) =>
+      schedule(fn, ms, a, false),
   );
-  define('setInterval', (/** @type {unknown} */ fn, /** @type {unknown} */ ms, /** @type {unknown[]} */ ...a) =>
-    schedule(fn, ms, a, true),
+  define(
+    'setInterval',
+    (/** @type {unknown} */ fn, /** @type {unknown} */ ms, /** @type {unknown[]} */ ...a) =>
+      schedule(fn, ms, a, true),
   );
-  define('setImmediate', (/** @type {unknown} */ fn, /** @type {unknown[]} */ ...a) => schedule(fn, 0, a, false));
+  define('setImmediate', (/** @type {unknown} */ fn, /** @type {unknown[]} */ ...a) =>
+    schedule(fn, 0, a, false),
+  );
   define('clearTimeout', clear);
   define('clearInterval', clear);
   define('clearImmediate', clear);

@@ -198,8 +198,15 @@ class ScriptRun {
       }),
     );
     const installer = this.own(ctx.unwrapResult(ctx.evalCode(LAZY_SOURCE, 'lazy.js', { type: 'global' })));
-    const names = this.own(ctx.unwrapResult(ctx.evalCode(JSON.stringify(GUEST_GLOBALS), 'names.js', { type: 'global' })));
-    const args = [load, names, this.own(ctx.newString(this.task.stdin)), this.own(ctx.newString(JSON.stringify(this.task.args)))];
+    const names = this.own(
+      ctx.unwrapResult(ctx.evalCode(JSON.stringify(GUEST_GLOBALS), 'names.js', { type: 'global' })),
+    );
+    const args = [
+      load,
+      names,
+      this.own(ctx.newString(this.task.stdin)),
+      this.own(ctx.newString(JSON.stringify(this.task.args))),
+    ];
     this.own(ctx.unwrapResult(ctx.callFunction(installer, ctx.undefined, args)));
   }
 
@@ -213,7 +220,8 @@ class ScriptRun {
     if (this.guestError) return this.guestError;
     const write = this.own(
       ctx.newFunction('write', (fdHandle, textHandle) => {
-        if (ctx.typeof(fdHandle) !== 'number' || ctx.typeof(textHandle) !== 'string') return ctx.newNumber(-1);
+        if (ctx.typeof(fdHandle) !== 'number' || ctx.typeof(textHandle) !== 'string')
+          return ctx.newNumber(-1);
         const stream = ctx.getNumber(fdHandle) === 2 ? this.stderr : this.stdout;
         return ctx.newNumber(stream.append(ctx.getString(textHandle)));
       }),
@@ -225,7 +233,10 @@ class ScriptRun {
     const installed = ctx.callFunction(installer, ctx.undefined, write, limit);
     if (installed.error) return (this.guestError = this.own(installed.error));
     const api = this.own(installed.value);
-    this.guest = { runTimer: this.own(ctx.getProp(api, 'runTimer')), describe: this.own(ctx.getProp(api, 'describe')) };
+    this.guest = {
+      runTimer: this.own(ctx.getProp(api, 'runTimer')),
+      describe: this.own(ctx.getProp(api, 'describe')),
+    };
     return undefined;
   }
 
@@ -270,7 +281,8 @@ class ScriptRun {
 
   finishStopped() {
     this.outcome = this.stop === 'cancelled' ? 'cancelled' : 'timeout';
-    if (this.outcome === 'timeout') this.stderr.note(`Error: script timed out after ${this.task.timeoutMs} ms`);
+    if (this.outcome === 'timeout')
+      this.stderr.note(`Error: script timed out after ${this.task.timeoutMs} ms`);
   }
 
   finishOutOfMemory() {

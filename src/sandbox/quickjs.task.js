@@ -54,7 +54,8 @@ function readLimits() {
   /** @param {string} key */
   const positive = (key) => {
     const v = d[key];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new Error(`sandbox worker: bad ${key}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)
+      throw new Error(`sandbox worker: bad ${key}`);
     return v;
   };
   return {
@@ -90,8 +91,13 @@ async function createEngine() {
   const wasmModule = /** @type {any} */ (await compiled);
   // The memory's maximum is the real memory cap: the QuickJS allocator limit alone does not bound
   // the bytes this build allocates (it cannot see block sizes).
-  const memory = new Wasm.Memory({ initial: Math.min(INITIAL_BYTES / WASM_PAGE, maxPages), maximum: maxPages });
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmModule, wasmMemory: memory }));
+  const memory = new Wasm.Memory({
+    initial: Math.min(INITIAL_BYTES / WASM_PAGE, maxPages),
+    maximum: maxPages,
+  });
+  const module = await newQuickJSWASMModuleFromVariant(
+    newVariant(RELEASE_SYNC, { wasmModule, wasmMemory: memory }),
+  );
   return { module, memory, maxBytes: maxPages * WASM_PAGE, runs: 0 };
 }
 

@@ -15,7 +15,9 @@ export function resolveTaskFile(dir: string = __dirname): string {
   const parts = dir.split(path.sep);
   const distIndex = parts.lastIndexOf('dist');
   if (distIndex >= 0) {
-    candidates.push(path.join([...parts.slice(0, distIndex), ...parts.slice(distIndex + 1)].join(path.sep), TASK_FILE));
+    candidates.push(
+      path.join([...parts.slice(0, distIndex), ...parts.slice(distIndex + 1)].join(path.sep), TASK_FILE),
+    );
   }
   const found = candidates.find((file) => fs.existsSync(file));
   if (!found) {

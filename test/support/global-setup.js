@@ -12,11 +12,11 @@ const SERVICES = {
 
 function reachable(url, defaultPort) {
   return new Promise((resolve) => {
-    let host = '127.0.0.1';
-    let port = defaultPort;
+    let host;
+    let port;
     try {
       const u = new URL(url);
-      host = u.hostname || host;
+      host = u.hostname || '127.0.0.1';
       port = Number(u.port) || defaultPort;
     } catch {
       return resolve(false);

@@ -44,7 +44,10 @@ describe('sandbox: cancellation and concurrency', () => {
   });
 
   it('answers at once when the signal is already aborted', async () => {
-    const r = await sandbox.execute({ language: 'js', code: 'console.log(1)' }, { signal: AbortSignal.abort() });
+    const r = await sandbox.execute(
+      { language: 'js', code: 'console.log(1)' },
+      { signal: AbortSignal.abort() },
+    );
     expect(r).toMatchObject({ outcome: 'cancelled', stdout: '', durationMs: 0 });
   });
 
@@ -85,7 +88,7 @@ describe('sandbox: cancellation and concurrency', () => {
     results.forEach((r, i) => {
       expect(r.outcome).toBe('ok');
       expect(r.stdout).toBe(`call ${i}\n`);
-      expect(r.result).toBe(((i * 1000) * (i * 1000 + 1)) / 2);
+      expect(r.result).toBe((i * 1000 * (i * 1000 + 1)) / 2);
     });
   });
 });
@@ -116,6 +119,8 @@ describe('sandbox: close', () => {
     await sleep(100);
     await sandbox.close();
     await expect(running).resolves.toMatchObject({ outcome: 'cancelled' });
-    await expect(sandbox.execute({ language: 'js', code: '1' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(sandbox.execute({ language: 'js', code: '1' })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+    });
   });
 });

@@ -23,7 +23,7 @@ describe('sandbox: isolation between calls', () => {
     `);
     expect(first.result).toBe('set');
     const second = await js(
-      "[typeof leaked, typeof alsoLeaked, ({}).polluted, [].push(1), JSON.stringify({ a: 1 }), typeof console.log]",
+      '[typeof leaked, typeof alsoLeaked, ({}).polluted, [].push(1), JSON.stringify({ a: 1 }), typeof console.log]',
     );
     expect(second.result).toEqual(['undefined', 'undefined', null, 1, '{"a":1}', 'function']);
   });

@@ -15,13 +15,21 @@ afterAll(() => sandbox.close());
 describe('sandbox: output and results', () => {
   it('prints hello world to stdout and returns the last expression', async () => {
     const r = await js("console.log('hello', 'world'); 6 * 7");
-    expect(r).toMatchObject({ stdout: 'hello world\n', stderr: '', exitCode: 0, outcome: 'ok', truncated: false });
+    expect(r).toMatchObject({
+      stdout: 'hello world\n',
+      stderr: '',
+      exitCode: 0,
+      outcome: 'ok',
+      truncated: false,
+    });
     expect(r.result).toBe(42);
     expect(Number.isInteger(r.durationMs)).toBe(true);
   });
 
   it('sends console.error and console.warn to stderr, info and debug to stdout', async () => {
-    const r = await js("console.error('bad'); console.warn('careful'); console.info('i'); console.debug('d')");
+    const r = await js(
+      "console.error('bad'); console.warn('careful'); console.info('i'); console.debug('d')",
+    );
     expect(r.stderr).toBe('bad\ncareful\n');
     expect(r.stdout).toBe('i\nd\n');
     expect(r.exitCode).toBe(0);

@@ -80,14 +80,20 @@ describe('resolveSecrets', () => {
     try {
       const key = 'ab'.repeat(32);
       const s = resolveSecrets(
-        loadConfig({ DATA_DIR: dir, JWT_SECRET: 'j'.repeat(32), VAULT_MASTER_KEY: key, ADMIN_TOKEN: 'a'.repeat(20), CRON_SECRET: 'c'.repeat(20) }),
+        loadConfig({
+          DATA_DIR: dir,
+          JWT_SECRET: 'j'.repeat(32),
+          VAULT_MASTER_KEY: key,
+          ADMIN_TOKEN: 'a'.repeat(20),
+          CRON_SECRET: 'c'.repeat(20),
+        }),
       );
       expect(s.jwtSecret).toBe('j'.repeat(32));
       expect(s.vaultMasterKey.toString('hex')).toBe(key);
       expect(fs.existsSync(path.join(dir, 'secrets.json'))).toBe(false);
-      expect(() => resolveSecrets(loadConfig({ DATA_DIR: dir, VAULT_MASTER_KEY: 'not-a-valid-key-at-all' }))).toThrow(
-        /VAULT_MASTER_KEY/,
-      );
+      expect(() =>
+        resolveSecrets(loadConfig({ DATA_DIR: dir, VAULT_MASTER_KEY: 'not-a-valid-key-at-all' })),
+      ).toThrow(/VAULT_MASTER_KEY/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

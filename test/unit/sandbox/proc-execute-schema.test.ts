@@ -16,14 +16,18 @@ describe('ProcExecuteInputSchema', () => {
     for (const timeout of [0, 30_001, 1.5, -1]) {
       expect(ProcExecuteInputSchema.safeParse({ language: 'js', code: '1', timeout }).success).toBe(false);
     }
-    expect(ProcExecuteInputSchema.safeParse({ language: 'js', code: '1', timeout: 30_000 }).success).toBe(true);
+    expect(ProcExecuteInputSchema.safeParse({ language: 'js', code: '1', timeout: 30_000 }).success).toBe(
+      true,
+    );
   });
 
   it('measures the code limit in UTF-8 bytes', () => {
     const max = PROC_EXECUTE_LIMITS.maxCodeBytes;
     expect(ProcExecuteInputSchema.safeParse({ language: 'js', code: 'x'.repeat(max) }).success).toBe(true);
     // Half as many characters, but each is 3 bytes.
-    expect(ProcExecuteInputSchema.safeParse({ language: 'js', code: '日'.repeat(max / 2) }).success).toBe(false);
+    expect(ProcExecuteInputSchema.safeParse({ language: 'js', code: '日'.repeat(max / 2) }).success).toBe(
+      false,
+    );
   });
 
   it('caps args', () => {

@@ -23,7 +23,7 @@ function helloReply(req: CommandRequest, legacy: boolean): Document {
     maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
     maxWriteBatchSize: MAX_WRITE_BATCH_SIZE,
     localTime: new Date(),
-    ...(process.env.EMB_NO_SESS ? {} : { logicalSessionTimeoutMinutes: 30 }),
+    logicalSessionTimeoutMinutes: 30,
     connectionId: req.connectionId,
     minWireVersion: 0,
     maxWireVersion: MAX_WIRE_VERSION,

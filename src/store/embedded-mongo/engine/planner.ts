@@ -96,12 +96,14 @@ export function matcher(coll: Collection | undefined, rawFilter: unknown, opts: 
   let query: Query | undefined;
   const mingoQuery = (): Query => (query ??= compileFilter(filter, opts));
   // The fast predicate ignores collation and `let`, so it is only used without them.
+  const keys0 = Object.keys(filter);
+  const onlyId = keys0.length === 1 && keys0[0] === '_id';
   const fast = opts.collation || opts.variables ? undefined : compileFastFilter(filter);
   const test = fast ?? ((doc: Document) => mingoQuery().test(doc));
   if (!fast) mingoQuery(); // compile now: a bad filter must fail even on an empty collection
   const useHash = !opts.collation;
   const keys = useHash && coll ? (idCandidates(filter) ?? uniqueCandidates(coll, filter)) : undefined;
-  const exactId = keys !== undefined && Object.keys(filter).length === 1 && Object.prototype.hasOwnProperty.call(filter, '_id');
+  const exactId = keys !== undefined && onlyId;
   function* candidates(): Generator<Document> {
     if (!coll) return;
     const now = Date.now();

@@ -1,0 +1,23 @@
+import type { AnyActorDefinition } from '../src/kernel/actor-definition';
+import type { Services } from '../src/boot/services';
+import { healthActor } from './ops/health.actor';
+
+/**
+ * Every actor kind a worker hosts, built from the process's services. Add a domain's actors here
+ * (one line each); `startRuntime` registers them all when the ROLE hosts actors.
+ */
+export function actorDefinitions(services: Services): AnyActorDefinition[] {
+  const { config, system, documents, cache } = services;
+  return [
+    healthActor({
+      probes: {
+        transport: () => ({ ...system.status().transport, embedded: config.embedded.transport }),
+        documents: async () => ({ ...(await documents.status()), embedded: config.embedded.documents }),
+        cache: async () => ({ ...(await cache.status()), embedded: config.embedded.cache }),
+      },
+    }),
+  ];
+}
+
+/** Collections whose indexes are ensured at boot. Add a domain's collection definitions here. */
+export { collectionDefinitions } from './collections';

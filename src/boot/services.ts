@@ -1,0 +1,26 @@
+import type { Config } from '../config/load-config';
+import type { Secrets } from '../config/secrets';
+import type { ActorSystem } from '../kernel';
+import type { Logger } from '../logging/logger';
+import type { CachePort } from '../store/cache';
+import type { DocumentStore } from '../store/mongo';
+
+/**
+ * The services of one process, created once by `startRuntime` and handed to actor factories
+ * (`actors/registry.ts`) and route modules (`deps.services`). Nothing builds its own.
+ */
+export interface Services {
+  readonly config: Config;
+  readonly secrets: Secrets;
+  readonly logger: Logger;
+  readonly documents: DocumentStore;
+  readonly cache: CachePort;
+  readonly system: ActorSystem;
+}
+
+declare module '../http/app.types' {
+  interface AppDeps {
+    /** The process's services; absent only in front-door unit tests that need none. */
+    services?: Services;
+  }
+}
