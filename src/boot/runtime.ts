@@ -1,3 +1,4 @@
+import { TokenService } from '../../actors/identity/token-service';
 import { actorDefinitions, collectionDefinitions } from '../../actors/registry';
 import { AppError } from '../../schemas/errors';
 import type { Config } from '../config/load-config';
@@ -60,7 +61,8 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
       idleMs: config.ACTOR_IDLE_MS,
     });
 
-    const services: Services = { config, secrets, logger, documents, cache, system };
+    const tokens = new TokenService(secrets.jwtSecret, cache);
+    const services: Services = { config, secrets, logger, documents, cache, system, tokens };
     // Idempotent: every process may run it; the first creates, the others find them in place.
     await documents.ensureIndexes(collectionDefinitions);
     if (hostsActors) {

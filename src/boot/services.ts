@@ -2,6 +2,7 @@ import type { Config } from '../config/load-config';
 import type { Secrets } from '../config/secrets';
 import type { ActorSystem } from '../kernel';
 import type { Logger } from '../logging/logger';
+import type { TokenService } from '../../actors/identity/token-service';
 import type { CachePort } from '../store/cache';
 import type { DocumentStore } from '../store/mongo';
 
@@ -16,6 +17,8 @@ export interface Services {
   readonly documents: DocumentStore;
   readonly cache: CachePort;
   readonly system: ActorSystem;
+  /** Issues, verifies and revokes bearer tokens (JWT_SECRET; revocations in the cache). */
+  readonly tokens: TokenService;
 }
 
 declare module '../http/app.types' {

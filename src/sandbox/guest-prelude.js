@@ -10,51 +10,8 @@
  * host only ever receives plain strings.
  *
  * Parsing `installGuest` costs about a millisecond, more than creating the runtime and context, so
- * it is loaded lazily: `installLazyGlobals` (cheap) defines `stdin` and `args`, and makes `console`
- * and the timer functions accessors that load the full prelude on first use.
+ * it is loaded lazily (see guest-lazy.js).
  */
-
-/**
- * @param {() => void} load host function: evaluates `installGuest` in this context (once)
- * @param {string[]} names the globals `installGuest` defines
- * @param {string} stdin exposed as the global `stdin`
- * @param {string} argsJson JSON array of strings, exposed (frozen) as the global `args`
- */
-function installLazyGlobals(load, names, stdin, argsJson) {
-  const G = globalThis;
-  /** Replaces the lazy accessor, unless the script has assigned its own value already. */
-  const define = (/** @type {string} */ name, /** @type {unknown} */ value) => {
-    const current = Object.getOwnPropertyDescriptor(G, name);
-    if (current && 'value' in current) return;
-    Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
-  };
-  for (const name of names) {
-    Object.defineProperty(G, name, {
-      configurable: true,
-      get() {
-        load();
-        return /** @type {any} */ (G)[name];
-      },
-      set(value) {
-        define(name, value);
-      },
-    });
-  }
-  define('stdin', stdin);
-  define('args', Object.freeze(JSON.parse(argsJson)));
-}
-
-/** The globals `installGuest` defines (each an accessor until the prelude is loaded). */
-const GUEST_GLOBALS = Object.freeze([
-  'console',
-  'setTimeout',
-  'setInterval',
-  'setImmediate',
-  'clearTimeout',
-  'clearInterval',
-  'clearImmediate',
-  'queueMicrotask',
-]);
 
 /**
  * @param {(fd: number, text: string) => number} write host bridge: appends text to stdout (1) or
@@ -304,4 +261,4 @@ function installGuest(write, outputLimit) {
   return { runTimer, describe };
 }
 
-module.exports = { installGuest, installLazyGlobals, GUEST_GLOBALS };
+module.exports = { installGuest };

@@ -2,49 +2,21 @@
 'use strict';
 
 const { performance } = require('node:perf_hooks');
-const { installGuest, installLazyGlobals, GUEST_GLOBALS } = require('./guest-prelude');
+const { installGuest } = require('./guest-prelude');
+const { installLazyGlobals, GUEST_GLOBALS } = require('./guest-lazy');
+const { errorMessage, errorName, fallbackDescription, readResult } = require('./guest-values');
 const { OutputBuffer } = require('./output-buffer');
 
 /**
- * @typedef {import('quickjs-emscripten').QuickJSWASMModule} QuickJSWASMModule
  * @typedef {import('quickjs-emscripten').QuickJSRuntime} QuickJSRuntime
  * @typedef {import('quickjs-emscripten').QuickJSContext} QuickJSContext
  * @typedef {import('quickjs-emscripten').QuickJSHandle} QuickJSHandle
- *
- * @typedef {{ buffer: ArrayBuffer }} WasmMemory a WebAssembly.Memory (not in this project's TS libs)
- *
- * @typedef {object} Engine one instantiated WebAssembly module with its (bounded) linear memory
- * @property {QuickJSWASMModule} module
- * @property {WasmMemory} memory
- * @property {number} maxBytes the memory's hard maximum
- * @property {number} runs scripts run on it so far
- *
- * @typedef {object} Limits fixed per pool (workerData)
- * @property {number} memoryLimitBytes
- * @property {number} maxStackSizeBytes
- * @property {number} outputLimitBytes
- * @property {number} resultLimitBytes
- *
- * @typedef {object} ScriptTask what one call needs (validated on the main thread)
- * @property {string} code
- * @property {string} stdin
- * @property {string[]} args
- * @property {number} timeoutMs
- *
- * @typedef {'ok' | 'error' | 'syntax_error' | 'timeout' | 'out_of_memory' | 'cancelled'} Outcome
- *
- * @typedef {object} Reply what the worker answers (exitCode is derived on the main thread)
- * @property {Outcome} outcome
- * @property {string} stdout
- * @property {string} stderr
- * @property {boolean} truncated
- * @property {number} durationMs
- * @property {unknown} [result] present only when the script produced a JSON value
- *
- * @typedef {object} RunReport
- * @property {Reply} reply
- * @property {boolean} healthy false when the engine must not be reused
- * @property {string} [internalError] a failure of the sandbox itself, not of the script
+ * @typedef {import('./sandbox-types').Engine} Engine
+ * @typedef {import('./sandbox-types').Limits} Limits
+ * @typedef {import('./sandbox-types').ScriptTask} ScriptTask
+ * @typedef {import('./sandbox-types').Outcome} Outcome
+ * @typedef {import('./sandbox-types').Reply} Reply
+ * @typedef {import('./sandbox-types').RunReport} RunReport
  */
 
 const PRELUDE_SOURCE = `(${installGuest.toString()})`;
@@ -296,57 +268,12 @@ class ScriptRun {
     return this.engine.memory.buffer.byteLength >= this.engine.maxBytes * NEAR_CAP;
   }
 
-  /**
-   * The JSON value of the script's last expression: primitives are read directly, anything else goes
-   * through the guest's JSON.stringify (toJSON and all), capped.
-   * @param {QuickJSContext} ctx @param {QuickJSHandle} value
-   */
+  /** @param {QuickJSContext} ctx @param {QuickJSHandle} value */
   collectResult(ctx, value) {
-    const type = ctx.typeof(value);
-    if (type === 'number') {
-      const n = ctx.getNumber(value);
-      this.result = { value: Number.isFinite(n) ? n : null };
-      return;
-    }
-    if (type === 'boolean') {
-      this.result = { value: ctx.dump(value) === true };
-      return;
-    }
-    let json = value;
-    if (type === 'object') {
-      const JSONObject = this.own(ctx.getProp(ctx.global, 'JSON'));
-      const stringify = this.own(ctx.getProp(JSONObject, 'stringify'));
-      const called = ctx.callFunction(stringify, JSONObject, value);
-      if (called.error) {
-        this.own(called.error);
-        if (this.stop !== null) this.finishStopped();
-        return;
-      }
-      json = this.own(called.value);
-    } else if (type !== 'string') {
-      return; // undefined, function, symbol, bigint: no JSON value
-    }
-    if (ctx.typeof(json) !== 'string') return;
-    // Check the length before copying the string out of the guest.
-    const length = ctx.getNumber(this.own(ctx.getProp(json, 'length')));
-    if (length > this.limits.resultLimitBytes) {
-      this.resultTruncated = true;
-      return;
-    }
-    const text = ctx.getString(json);
-    if (Buffer.byteLength(text, 'utf8') > this.limits.resultLimitBytes) {
-      this.resultTruncated = true;
-      return;
-    }
-    if (type === 'string') {
-      this.result = { value: text };
-      return;
-    }
-    try {
-      this.result = { value: JSON.parse(text) };
-    } catch {
-      // The script replaced JSON.stringify with something that does not write JSON: no result.
-    }
+    const read = readResult(ctx, value, this.limits.resultLimitBytes, (h) => this.own(h));
+    if (read.kind === 'value') this.result = { value: read.value };
+    else if (read.kind === 'too_large') this.resultTruncated = true;
+    else if (read.kind === 'failed' && this.stop !== null) this.finishStopped();
   }
 
   /**
@@ -398,36 +325,6 @@ class ScriptRun {
     this.owned.push(handle);
     return handle;
   }
-}
-
-/** @param {QuickJSContext} ctx @param {QuickJSHandle} error @param {string} key */
-function stringProp(ctx, error, key) {
-  try {
-    if (ctx.typeof(error) !== 'object') return undefined;
-    const prop = ctx.getProp(error, key);
-    try {
-      return ctx.typeof(prop) === 'string' ? ctx.getString(prop) : undefined;
-    } finally {
-      prop.dispose();
-    }
-  } catch {
-    return undefined;
-  }
-}
-
-/** @param {QuickJSContext} ctx @param {QuickJSHandle} error */
-const errorMessage = (ctx, error) => stringProp(ctx, error, 'message');
-/** @param {QuickJSContext} ctx @param {QuickJSHandle} error */
-const errorName = (ctx, error) => stringProp(ctx, error, 'name');
-
-/** Used when the guest cannot describe its own error (it is out of time or memory). */
-function fallbackDescription(/** @type {QuickJSContext} */ ctx, /** @type {QuickJSHandle} */ error) {
-  const type = ctx.typeof(error);
-  if (type === 'string') return `Uncaught '${ctx.getString(error)}'`;
-  const name = errorName(ctx, error);
-  const message = errorMessage(ctx, error);
-  if (name || message) return `${name ?? 'Error'}${message ? `: ${message}` : ''}`;
-  return 'Uncaught exception';
 }
 
 module.exports = { runScript };

@@ -34,9 +34,9 @@ const WASM_PAGE = 64 * 1024;
 const INITIAL_BYTES = 16 * 1024 * 1024;
 const RECYCLE_AFTER_RUNS = 5000;
 
-/** @typedef {import('./quickjs-run').Engine} Engine */
-/** @typedef {import('./quickjs-run').Limits} Limits */
-/** @typedef {import('./quickjs-run').Reply} Reply */
+/** @typedef {import('./sandbox-types').Engine} Engine */
+/** @typedef {import('./sandbox-types').Limits} Limits */
+/** @typedef {import('./sandbox-types').Reply} Reply */
 
 /**
  * @typedef {object} TaskInput
