@@ -1,8 +1,9 @@
 import type { CollectionDefinition } from '../src/store/mongo';
+import { revokedTokensCollection } from './identity/revoked-tokens.repo';
 
 /**
  * Every document collection of the service; `startRuntime` ensures their indexes at boot
  * (idempotent). Add a domain's definitions here (one line each).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const collectionDefinitions: CollectionDefinition<any>[] = [];
+export const collectionDefinitions: CollectionDefinition<any>[] = [revokedTokensCollection];

@@ -18,7 +18,12 @@ function percentile(sorted: Float64Array, p: number): number {
  * Runs `op` from `concurrency` loops (that many operations outstanding at once) until `maxOps`
  * operations or `maxMs` have passed, timing every call.
  */
-export async function measure(op: (i: number) => Promise<unknown>, concurrency: number, maxOps: number, maxMs: number): Promise<CaseResult> {
+export async function measure(
+  op: (i: number) => Promise<unknown>,
+  concurrency: number,
+  maxOps: number,
+  maxMs: number,
+): Promise<CaseResult> {
   const latencies = new Float64Array(maxOps);
   let next = 0;
   let done = 0;
@@ -35,5 +40,10 @@ export async function measure(op: (i: number) => Promise<unknown>, concurrency: 
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsedSec = (performance.now() - started) / 1000;
   const sorted = latencies.subarray(0, done).sort();
-  return { ops: done, opsPerSec: Math.round(done / elapsedSec), p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) };
+  return {
+    ops: done,
+    opsPerSec: Math.round(done / elapsedSec),
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+  };
 }

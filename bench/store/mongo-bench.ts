@@ -68,7 +68,10 @@ export async function runMongoBench(config: MongoBenchConfig): Promise<MongoBenc
   const concurrency = config.concurrency ?? 50;
   const maxMs = config.maxMsPerCase ?? 2500;
   const separate = config.server === 'separate-process';
-  const dir = config.mode === 'journaled' || separate ? mkdtempSync(path.join(tmpdir(), 'emb-mongo-bench-')) : undefined;
+  const dir =
+    config.mode === 'journaled' || separate
+      ? mkdtempSync(path.join(tmpdir(), 'emb-mongo-bench-'))
+      : undefined;
   const child = separate ? await startServerProcess(dir!) : undefined;
   const inProcess = separate ? undefined : await startEmbeddedMongo({ dir, port: 0 });
   const url = child?.url ?? inProcess!.url;
@@ -90,14 +93,24 @@ export async function runMongoBench(config: MongoBenchConfig): Promise<MongoBenc
     const loadStart = performance.now();
     for (let i = 0; i < config.documents; i += 1000) {
       const n = Math.min(1000, config.documents - i);
-      await coll.insertMany(Array.from({ length: n }, (_, j) => makeDoc(i + j)), { ordered: false });
+      await coll.insertMany(
+        Array.from({ length: n }, (_, j) => makeDoc(i + j)),
+        { ordered: false },
+      );
     }
     const loadMs = Math.round(performance.now() - loadStart);
     let nextId = config.documents;
     // Warm-up: connections of the pool, JIT.
-    await measure(() => coll.findOne({ _id: idOf(Math.floor(Math.random() * config.documents)) }), concurrency, 2000, 1000);
+    await measure(
+      () => coll.findOne({ _id: idOf(Math.floor(Math.random() * config.documents)) }),
+      concurrency,
+      2000,
+      1000,
+    );
 
-    const insertOne = await timed(() => measure(() => coll.insertOne(makeDoc(nextId++)), concurrency, 200_000, maxMs));
+    const insertOne = await timed(() =>
+      measure(() => coll.insertOne(makeDoc(nextId++)), concurrency, 200_000, maxMs),
+    );
     const total = nextId;
     const findOneById = await timed(() =>
       measure(
@@ -114,7 +127,10 @@ export async function runMongoBench(config: MongoBenchConfig): Promise<MongoBenc
       measure(
         async () => {
           const id = idOf(Math.floor(Math.random() * total));
-          const r = await coll.updateOne({ _id: id, version: { $gte: 0 } }, { $inc: { version: 1 }, $set: { state: 'busy' } });
+          const r = await coll.updateOne(
+            { _id: id, version: { $gte: 0 } },
+            { $inc: { version: 1 }, $set: { state: 'busy' } },
+          );
           if (r.matchedCount !== 1) throw new Error('conditional update missed');
         },
         concurrency,
@@ -123,7 +139,15 @@ export async function runMongoBench(config: MongoBenchConfig): Promise<MongoBenc
       ),
     );
     const server = separate ? 'separate-process' : 'in-process';
-    return { mode: config.mode, server, documents: config.documents, loadMs, insertOne, findOneById, conditionalUpdate };
+    return {
+      mode: config.mode,
+      server,
+      documents: config.documents,
+      loadMs,
+      insertOne,
+      findOneById,
+      conditionalUpdate,
+    };
   } finally {
     await client.close();
     await inProcess?.close();

@@ -28,9 +28,13 @@ const CONFIGS = [
   { mode: 'journaled', server: 'separate-process' },
 ] as const;
 
-function row(r: MongoBenchResult, name: keyof Pick<MongoBenchResult, 'insertOne' | 'findOneById' | 'conditionalUpdate'>): string {
+function row(
+  r: MongoBenchResult,
+  name: keyof Pick<MongoBenchResult, 'insertOne' | 'findOneById' | 'conditionalUpdate'>,
+): string {
   const c = r[name];
-  const cpu = c.serverCpuUsPerOp === undefined ? `${c.cpuUsPerOp}` : `${c.cpuUsPerOp} + server ${c.serverCpuUsPerOp}`;
+  const cpu =
+    c.serverCpuUsPerOp === undefined ? `${c.cpuUsPerOp}` : `${c.cpuUsPerOp} + server ${c.serverCpuUsPerOp}`;
   return `| ${r.mode}, ${r.server} | ${r.documents.toLocaleString('en-US')} | ${name} | ${c.opsPerSec.toLocaleString('en-US')} | ${c.p50Ms} | ${c.p99Ms} | ${cpu} |`;
 }
 
@@ -50,7 +54,12 @@ async function main(): Promise<void> {
     CONFIGS.map(({ mode, server }) => {
       const at100k = find(mode, server, 100_000);
       const ratio = Math.round((at100k / find(mode, server, 1_000)) * 100) / 100;
-      const entry = { findOneRatio100kTo1k: ratio, findOnePerSecAt100k: at100k, ratioTargetMet: ratio >= TARGET_RATIO, throughputTargetMet: at100k >= TARGET_FIND_OPS };
+      const entry = {
+        findOneRatio100kTo1k: ratio,
+        findOnePerSecAt100k: at100k,
+        ratioTargetMet: ratio >= TARGET_RATIO,
+        throughputTargetMet: at100k >= TARGET_FIND_OPS,
+      };
       return [`${mode}, ${server}`, entry];
     }),
   );
@@ -69,7 +78,8 @@ async function main(): Promise<void> {
       loadAverageBefore: loadBefore.map((l) => Math.round(l * 100) / 100),
       loadAverageAfter: os.loadavg().map((l) => Math.round(l * 100) / 100),
     },
-    setup: '50 operations outstanding through the official driver, 2.5 s per case, string _ids, ~450-byte documents',
+    setup:
+      '50 operations outstanding through the official driver, 2.5 s per case, string _ids, ~450-byte documents',
     targets: { findOneRatio100kTo1k: TARGET_RATIO, findOnePerSec: TARGET_FIND_OPS },
     embeddedMongo: { summary, cases: mongo },
     cache,
@@ -107,7 +117,9 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   writeFileSync(path.join(RESULTS_DIR, 'store.md'), md);
-  process.stdout.write(`${md}\nwritten to bench/results/store.json and store.md in ${Math.round(result.durationMs / 1000)} s\n`);
+  process.stdout.write(
+    `${md}\nwritten to bench/results/store.json and store.md in ${Math.round(result.durationMs / 1000)} s\n`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -18,7 +18,9 @@ export async function startServerProcess(dir: string): Promise<ServerProcess> {
   const args = existsSync(compiled)
     ? [compiled]
     : ['-r', path.resolve(__dirname, '../../test/support/ts-register.js'), source];
-  const proc: ChildProcess = spawn(process.execPath, [...args, '--port', '0', '--dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc: ChildProcess = spawn(process.execPath, [...args, '--port', '0', '--dir', dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('store:serve did not start within 20 s')), 20_000);
     createInterface({ input: proc.stdout! }).on('line', (line) => {

@@ -10,6 +10,7 @@
  * PREFETCH (64).
  */
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import * as amqp from 'amqplib';
 import type { Envelope } from '../../schemas/envelope';
 import { AmqpTransport } from '../../src/transport/amqp.transport';
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
       p90ms: +pct(90).toFixed(2),
       p99ms: +pct(99).toFixed(2),
       maxMs: +latencies[latencies.length - 1].toFixed(2),
+      // The machine may be shared: a high load average means other work competed for the cores.
+      loadAverage1m: +loadavg()[0].toFixed(2),
     }),
   );
 

@@ -1,3 +1,4 @@
+import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { TokenService } from '../../actors/identity/token-service';
 import { actorDefinitions, collectionDefinitions } from '../../actors/registry';
 import { AppError } from '../../schemas/errors';
@@ -61,10 +62,14 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
       idleMs: config.ACTOR_IDLE_MS,
     });
 
-    const tokens = new TokenService(secrets.jwtSecret, cache);
+    const tokens = new TokenService(secrets.jwtSecret, cache, undefined, {
+      revocations: new RevokedTokensRepo(documents),
+    });
     const services: Services = { config, secrets, logger, documents, cache, system, tokens };
     // Idempotent: every process may run it; the first creates, the others find them in place.
     await documents.ensureIndexes(collectionDefinitions);
+    // Revocations are durable in `revoked_tokens`; the cache (memory in embedded mode) gets them back.
+    await tokens.warm();
     if (hostsActors) {
       for (const definition of actorDefinitions(services)) await system.register(definition);
     }

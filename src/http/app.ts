@@ -1,12 +1,13 @@
 import express from 'express';
 import helmet from 'helmet';
 import type { AppDeps, ResolvedAppDeps } from './app.types';
+import { createHttpAuth } from './auth';
 import { errorMiddleware } from './error.middleware';
 import { requestContext } from './request-context.middleware';
 import { recordAllowedMethods, routeFallback } from './route-fallback.middleware';
 import { coreRoutes } from './routes';
 
-/** Until authentication lands, SB routes are open: this hook is where it plugs in. */
+/** Without services (front-door unit tests), SB routes are open. */
 const allowEveryone: express.RequestHandler = (_req, _res, next) => next();
 
 /** JSON media types the body parser reads (`application/merge-patch+json` and friends included). */
@@ -17,10 +18,17 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
  * 404/405 and the one error middleware. Pure: it opens no socket (see `listen`).
  */
 export function buildApp(deps: AppDeps): express.Express {
+  // With the process's services at hand, authentication and sessions are built from them
+  // (src/http/auth); hooks given explicitly win. Without services (front-door unit tests) SB routes stay open.
+  const auth = deps.services ? createHttpAuth(deps.services) : undefined;
+  const sessionMiddleware = deps.sessionMiddleware ?? auth?.session.middleware;
   const resolved: ResolvedAppDeps = {
     ...deps,
     toolCount: deps.toolCount ?? (() => 0),
-    requireAuth: deps.requireAuth ?? allowEveryone,
+    requireAuth: deps.requireAuth ?? auth?.requireAuth ?? allowEveryone,
+    optionalAuth: deps.optionalAuth ?? auth?.optionalAuth ?? allowEveryone,
+    sessionMiddleware,
+    sessions: deps.sessions ?? auth?.session,
   };
   const app = express();
   app.disable('x-powered-by');
@@ -38,6 +46,9 @@ export function buildApp(deps: AppDeps): express.Express {
 
   // Route modules live on their own router so the 404/405 machinery can list exactly their routes.
   // The body parser is its first layer: its errors then pass through the routes' error handlers.
+  // Before the routes (and their body parser): `req.session` is loaded only when the cookie is sent.
+  if (sessionMiddleware) app.use(sessionMiddleware);
+
   const api = express.Router();
   api.use(express.json({ limit: deps.config.BODY_LIMIT_BYTES, type: JSON_TYPES, strict: true }));
   for (const register of deps.routes ?? coreRoutes) register(api, resolved);

@@ -31,15 +31,27 @@ export interface AppDeps {
   /**
    * Authentication hook for routes the spec marks SB (session or bearer). It either calls
    * `next()` after putting the caller in `res.locals.auth`, or fails with AppError UNAUTHORIZED.
-   * Default: a no-op that lets every request through (authentication is not built yet).
+   * Default: built from `services` when present (bearer token or session cookie, src/http/auth),
+   * else a no-op that lets every request through (front-door unit tests without services).
    */
   requireAuth?: RequestHandler;
+  /**
+   * Like `requireAuth`, but a request without any credentials passes (no `res.locals.auth`);
+   * present but invalid credentials still fail 401. Default: built from `services` when present
+   * (src/http/auth), else a no-op.
+   */
+  optionalAuth?: RequestHandler;
+  /**
+   * Browser session middleware (express-session), applied before the routes. Default: built from
+   * `services` when present (src/http/auth/session.middleware.ts), else none.
+   */
+  sessionMiddleware?: RequestHandler;
   /** Route modules, registered in order. Default: `coreRoutes` (health, ffp). */
   routes?: readonly RouteModule[];
 }
 
 /** `AppDeps` with its defaults filled in: what route modules receive. */
-export type ResolvedAppDeps = AppDeps & Required<Pick<AppDeps, 'toolCount' | 'requireAuth'>>;
+export type ResolvedAppDeps = AppDeps & Required<Pick<AppDeps, 'toolCount' | 'requireAuth' | 'optionalAuth'>>;
 
 /**
  * One group of routes, in its own `*.route.ts` file. It registers handlers on the router it is

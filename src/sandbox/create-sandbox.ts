@@ -97,7 +97,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     filename: resolveTaskFile(),
     minThreads: threads,
     maxThreads: threads,
-    maxQueue: limits.maxQueue,
+    // Piscina does not apply maxQueue to tasks that carry an AbortSignal (all of ours): the
+    // sandbox counts its calls itself, below.
     closeTimeout: limits.killGraceMs + 1000,
     resourceLimits: { stackSizeMb: WORKER_STACK_MB, maxOldGenerationSizeMb: WORKER_HEAP_MB },
     workerData: {
@@ -126,6 +127,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         },
       );
     }
+    if (inFlight.size >= threads + limits.maxQueue)
+      throw errors.unavailable('The sandbox is busy; retry later');
     const input = parsed.data;
     const timeoutMs = input.timeout ?? PROC_EXECUTE_LIMITS.defaultTimeoutMs;
     if (signal?.aborted) return stopped('cancelled', `execution cancelled (${reasonOf(signal.reason)})`);

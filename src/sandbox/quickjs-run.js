@@ -2,8 +2,7 @@
 'use strict';
 
 const { performance } = require('node:perf_hooks');
-const { installGuest } = require('./guest-prelude');
-const { installLazyGlobals, GUEST_GLOBALS } = require('./guest-lazy');
+const { GuestBridge } = require('./guest-bridge');
 const { errorMessage, errorName, fallbackDescription, readResult } = require('./guest-values');
 const { OutputBuffer } = require('./output-buffer');
 
@@ -19,8 +18,6 @@ const { OutputBuffer } = require('./output-buffer');
  * @typedef {import('./sandbox-types').RunReport} RunReport
  */
 
-const PRELUDE_SOURCE = `(${installGuest.toString()})`;
-const LAZY_SOURCE = `(${installLazyGlobals.toString()})`;
 const SCRIPT_NAME = 'main.js';
 /** Jobs run between two host-side checks of the deadline and of the cancel flag. */
 const JOB_BATCH = 1000;
@@ -64,10 +61,8 @@ class ScriptRun {
     this.resultTruncated = false;
     /** @type {QuickJSHandle[]} disposed in reverse order at the end */
     this.owned = [];
-    /** @type {{ runTimer: QuickJSHandle, describe: QuickJSHandle } | null} the loaded prelude */
+    /** @type {GuestBridge | null} */
     this.guest = null;
-    /** @type {QuickJSHandle | null} why the prelude failed to load (it is not retried) */
-    this.guestError = null;
   }
 
   /** @returns {RunReport} */
@@ -111,7 +106,7 @@ class ScriptRun {
 
   /** @param {QuickJSRuntime} rt @param {QuickJSContext} ctx */
   execute(rt, ctx) {
-    this.install(ctx);
+    this.guest = new GuestBridge(ctx, this.task, this.limits, this.stdout, this.stderr, (h) => this.own(h));
     const evaluated = ctx.evalCode(this.task.code, SCRIPT_NAME, { type: 'global' });
     if (evaluated.error) return this.fail(ctx, this.own(evaluated.error), true);
     const value = this.own(evaluated.value);
@@ -127,11 +122,9 @@ class ScriptRun {
       }
       if (promise && this.promiseState(ctx, promise).type === 'rejected') break;
       // No prelude, no timers: only the prelude's setTimeout & co. can have scheduled one.
-      if (!this.guest) break;
-      const timer = ctx.callFunction(this.guest.runTimer, ctx.undefined);
-      if (timer.error) return this.fail(ctx, this.own(timer.error), false);
-      const ran = ctx.getNumber(this.own(timer.value)) === 1;
-      if (!ran) break;
+      const timer = this.guest.runTimer();
+      if (timer.error) return this.fail(ctx, timer.error, false);
+      if (!timer.ran) break;
     }
 
     let final = value;
@@ -158,61 +151,6 @@ class ScriptRun {
   }
 
   /**
-   * Defines `stdin`, `args` and the lazy accessors that load the full prelude on first use.
-   * @param {QuickJSContext} ctx
-   */
-  install(ctx) {
-    const load = this.own(
-      ctx.newFunction('load', () => {
-        const error = this.loadGuest(ctx);
-        // Rethrowing the same error keeps an interrupt uncatchable.
-        return error ? { error: error.dup() } : undefined;
-      }),
-    );
-    const installer = this.own(ctx.unwrapResult(ctx.evalCode(LAZY_SOURCE, 'lazy.js', { type: 'global' })));
-    const names = this.own(
-      ctx.unwrapResult(ctx.evalCode(JSON.stringify(GUEST_GLOBALS), 'names.js', { type: 'global' })),
-    );
-    const args = [
-      load,
-      names,
-      this.own(ctx.newString(this.task.stdin)),
-      this.own(ctx.newString(JSON.stringify(this.task.args))),
-    ];
-    this.own(ctx.unwrapResult(ctx.callFunction(installer, ctx.undefined, args)));
-  }
-
-  /**
-   * Evaluates the full prelude in this context, once.
-   * @param {QuickJSContext} ctx
-   * @returns {QuickJSHandle | undefined} the error, if it failed
-   */
-  loadGuest(ctx) {
-    if (this.guest) return undefined;
-    if (this.guestError) return this.guestError;
-    const write = this.own(
-      ctx.newFunction('write', (fdHandle, textHandle) => {
-        if (ctx.typeof(fdHandle) !== 'number' || ctx.typeof(textHandle) !== 'string')
-          return ctx.newNumber(-1);
-        const stream = ctx.getNumber(fdHandle) === 2 ? this.stderr : this.stdout;
-        return ctx.newNumber(stream.append(ctx.getString(textHandle)));
-      }),
-    );
-    const compiled = ctx.evalCode(PRELUDE_SOURCE, 'prelude.js', { type: 'global' });
-    if (compiled.error) return (this.guestError = this.own(compiled.error));
-    const installer = this.own(compiled.value);
-    const limit = this.own(ctx.newNumber(this.limits.outputLimitBytes));
-    const installed = ctx.callFunction(installer, ctx.undefined, write, limit);
-    if (installed.error) return (this.guestError = this.own(installed.error));
-    const api = this.own(installed.value);
-    this.guest = {
-      runTimer: this.own(ctx.getProp(api, 'runTimer')),
-      describe: this.own(ctx.getProp(api, 'describe')),
-    };
-    return undefined;
-  }
-
-  /**
    * Records how an uncaught exception ends the run.
    * @param {QuickJSContext} ctx @param {QuickJSHandle} error @param {boolean} atEvaluation
    */
@@ -230,25 +168,9 @@ class ScriptRun {
       if (check.error) this.outcome = 'syntax_error';
       this.own(check.error ?? check.value);
     }
-    const description = this.describe(ctx, error);
+    const description = this.guest?.describe(error);
     if (this.stop !== null) return this.finishStopped();
     this.stderr.note(description ?? fallbackDescription(ctx, error));
-  }
-
-  /**
-   * The guest's own description of an uncaught exception (name, message, stack; Node-like).
-   * @param {QuickJSContext} ctx @param {QuickJSHandle} error
-   * @returns {string | undefined}
-   */
-  describe(ctx, error) {
-    if (this.loadGuest(ctx) || !this.guest) return undefined;
-    const described = ctx.callFunction(this.guest.describe, ctx.undefined, error);
-    if (described.error) {
-      this.own(described.error);
-      return undefined;
-    }
-    const text = this.own(described.value);
-    return ctx.typeof(text) === 'string' ? ctx.getString(text) : undefined;
   }
 
   finishStopped() {

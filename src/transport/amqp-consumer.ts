@@ -1,5 +1,6 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '../logging/logger';
+import type { AckBatcher } from './amqp-acks';
 import { decodeEnvelope, deliveryCountOf } from './amqp-codec';
 import { messageOf } from './amqp-connection';
 import type { CommandHandler, Disposition } from './transport';
@@ -17,8 +18,6 @@ export interface Registration {
 export interface ConsumerHost {
   readonly log: Logger;
   readonly deliveryLimit: number;
-  /** Channels that have closed: their deliveries can no longer be settled (the broker redelivers). */
-  readonly closedChannels: WeakSet<Channel>;
   turnStarted(): void;
   turnEnded(): void;
 }
@@ -34,6 +33,7 @@ export function handleDelivery(
   host: ConsumerHost,
   registration: Registration,
   channel: Channel,
+  acks: AckBatcher,
   message: ConsumeMessage | null,
 ): void {
   if (message === null) {
@@ -43,13 +43,14 @@ export function handleDelivery(
     if (registration.channel === channel) registration.consumerTag = undefined;
     return;
   }
+  acks.delivered(message);
   const decoded = decodeEnvelope(message.content);
   if (!decoded.ok) {
     host.log.warn(
       { kind: registration.kind, reason: decoded.reason, bytes: message.content.length },
       'malformed command dead-lettered',
     );
-    settle(host, channel, message, 'dead-letter');
+    settle(acks, message, 'dead-letter');
     return;
   }
   const deliveryCount = deliveryCountOf(message);
@@ -80,23 +81,16 @@ export function handleDelivery(
           'command dead-lettered',
         );
       }
-      settle(host, channel, message, disposition);
+      settle(acks, message, disposition);
       host.turnEnded();
     });
 }
 
-function settle(
-  host: ConsumerHost,
-  channel: Channel,
-  message: ConsumeMessage,
-  disposition: Disposition,
-): void {
-  // A closed channel cannot settle anything: the broker has already put the message back.
-  if (host.closedChannels.has(channel)) return;
+function settle(acks: AckBatcher, message: ConsumeMessage, disposition: Disposition): void {
   try {
-    if (disposition === 'ack') channel.ack(message);
-    else channel.nack(message, false, disposition === 'requeue');
+    if (disposition === 'ack') acks.ack(message);
+    else acks.nack(message, disposition === 'requeue');
   } catch (_) {
-    // Closed between the check and the call: same as above.
+    // The channel closed meanwhile: the broker has already put the message back.
   }
 }

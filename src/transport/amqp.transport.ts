@@ -2,6 +2,7 @@ import type { Channel, ChannelModel, Message } from 'amqplib';
 import type { Envelope } from '../../schemas/envelope';
 import { errors, type AppError } from '../../schemas/errors';
 import { silentLogger, type Logger } from '../logging/logger';
+import { AckBatcher } from './amqp-acks';
 import { decodeEnvelope, encodeEnvelope } from './amqp-codec';
 import { countMessages, peekMessages, type DeadLetter } from './amqp-dead-letters';
 import type { AmqpTransportOptions } from './amqp-options';
@@ -212,8 +213,9 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     await link.ensureKind(registration.kind);
     const channel = await link.consumerChannel(this.prefetch, `consumer ${registration.kind}`);
     registration.channel = channel;
+    const acks = new AckBatcher(channel, () => this.closedChannels.has(channel));
     const { consumerTag } = await channel.consume(this.names.commandQueue(registration.kind), (m) =>
-      handleDelivery(this, registration, channel, m),
+      handleDelivery(this, registration, channel, acks, m),
     );
     registration.consumerTag = consumerTag;
   }
@@ -271,6 +273,8 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
         });
       });
     }
+    // Acknowledgements are coalesced per event-loop turn: let the last ones go out first.
+    await new Promise((resolve) => setImmediate(resolve));
     const link = this.link;
     this.stopped = true;
     this.link = undefined;

@@ -38,11 +38,17 @@ function startChild(dir: string): Promise<Child> {
 }
 
 function exited(proc: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve() : proc.once('exit', () => resolve())));
+  return new Promise((resolve) =>
+    proc.exitCode !== null || proc.signalCode !== null ? resolve() : proc.once('exit', () => resolve()),
+  );
 }
 
 async function connect(url: string): Promise<MongoClient> {
-  const client = new MongoClient(url, { ...embeddedClientOptions, serverSelectionTimeoutMS: 2000, maxPoolSize: 20 });
+  const client = new MongoClient(url, {
+    ...embeddedClientOptions,
+    serverSelectionTimeoutMS: 2000,
+    maxPoolSize: 20,
+  });
   await client.connect();
   return client;
 }
@@ -101,15 +107,28 @@ describe('embedded MongoDB durability', () => {
     children.push(second.proc);
     const after = await connect(second.url);
     try {
-      const ids = new Set((await after.db('app').collection('events').find({}, { projection: { _id: 1 } }).toArray()).map((d) => String(d._id)));
+      const ids = new Set(
+        (
+          await after
+            .db('app')
+            .collection('events')
+            .find({}, { projection: { _id: 1 } })
+            .toArray()
+        ).map((d) => String(d._id)),
+      );
       const missing = [...acked].filter((id) => !ids.has(id));
       expect(missing).toEqual([]);
-      const n = (await after.db('app').collection('counters').findOne({ _id: 'c' as never }))!.n as number;
+      const n = (await after
+        .db('app')
+        .collection('counters')
+        .findOne({ _id: 'c' as never }))!.n as number;
       expect(n).toBeGreaterThanOrEqual(incAcked);
       expect(n).toBeLessThanOrEqual(incSent);
       // The unique index came back too.
       const some = [...acked][0];
-      await expect(after.db('app').collection('events').insertOne({ key: some })).rejects.toMatchObject({ code: 11000 });
+      await expect(after.db('app').collection('events').insertOne({ key: some })).rejects.toMatchObject({
+        code: 11000,
+      });
     } finally {
       await after.close();
       second.proc.kill('SIGTERM');
@@ -124,7 +143,9 @@ describe('embedded MongoDB durability', () => {
     const c = () => client.db('app').collection<AnyDoc>('users');
     await c().createIndex({ email: 1 }, { unique: true });
     await c().createIndex({ at: 1 }, { expireAfterSeconds: 3600 });
-    await c().insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i as never, email: `u${i}@x`, at: new Date() })));
+    await c().insertMany(
+      Array.from({ length: 50 }, (_, i) => ({ _id: i as never, email: `u${i}@x`, at: new Date() })),
+    );
     await c().deleteMany({ _id: { $gte: 40 } as never });
     await c().updateOne({ _id: 1 as never }, { $set: { email: 'changed@x' } });
     await client.db('app').collection('tmp').insertOne({ a: 1 });
@@ -139,7 +160,11 @@ describe('embedded MongoDB durability', () => {
     try {
       expect(await c().countDocuments()).toBe(40);
       expect(await c().findOne({ _id: 1 as never })).toMatchObject({ email: 'changed@x' });
-      expect((await c().listIndexes().toArray()).map((i) => i.name).sort()).toEqual(['_id_', 'at_1', 'email_1']);
+      expect((await c().listIndexes().toArray()).map((i) => i.name).sort()).toEqual([
+        '_id_',
+        'at_1',
+        'email_1',
+      ]);
       await expect(c().insertOne({ email: 'u2@x' })).rejects.toMatchObject({ code: 11000 });
       await c().insertOne({ email: 'u1@x' }); // freed by the update before the restart
       expect((await client.db('app').listCollections().toArray()).map((x) => x.name)).toEqual(['users']);
@@ -153,8 +178,14 @@ describe('embedded MongoDB durability', () => {
   it('ignores a torn or corrupt last record and keeps everything before it', async () => {
     let server = await startEmbeddedMongo({ dir });
     let client = await connect(server.url);
-    await client.db('app').collection('t').insertMany([{ _id: 'a' }, { _id: 'b' }] as never[]);
-    await client.db('app').collection('t').insertOne({ _id: 'last' } as never);
+    await client
+      .db('app')
+      .collection('t')
+      .insertMany([{ _id: 'a' }, { _id: 'b' }] as never[]);
+    await client
+      .db('app')
+      .collection('t')
+      .insertOne({ _id: 'last' } as never);
     await client.close();
     await server.close();
     const file = path.join(dir, JOURNAL);
@@ -166,8 +197,15 @@ describe('embedded MongoDB durability', () => {
     appendFileSync(file, torn);
     server = await startEmbeddedMongo({ dir });
     client = await connect(server.url);
-    expect((await client.db('app').collection('t').find({}).toArray()).map((d) => d._id)).toEqual(['a', 'b', 'last']);
-    await client.db('app').collection('t').insertOne({ _id: 'after-torn' } as never);
+    expect((await client.db('app').collection('t').find({}).toArray()).map((d) => d._id)).toEqual([
+      'a',
+      'b',
+      'last',
+    ]);
+    await client
+      .db('app')
+      .collection('t')
+      .insertOne({ _id: 'after-torn' } as never);
     await client.close();
     await server.close();
     expect(statSync(path.join(dir, 'journal.wal.torn')).size).toBe(intact.length + torn.length);

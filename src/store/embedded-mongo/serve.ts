@@ -14,7 +14,8 @@ interface CliOptions {
   dir?: string;
 }
 
-const USAGE = 'usage: store:serve [--port <n, default 27017>] [--dir <data directory; memory only when omitted>]';
+const USAGE =
+  'usage: store:serve [--port <n, default 27017>] [--dir <data directory; memory only when omitted>]';
 
 export function parseArgs(argv: string[]): CliOptions {
   const out: CliOptions = { port: 27017 };
@@ -28,7 +29,8 @@ export function parseArgs(argv: string[]): CliOptions {
     };
     if (flag === '--port') {
       const port = Number(value());
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535\n${USAGE}`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new Error(`--port must be 0-65535\n${USAGE}`);
       out.port = port;
     } else if (flag === '--dir') out.dir = value();
     else if (flag === '--help' || flag === '-h') throw new Error(USAGE);
@@ -47,7 +49,10 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: 'info' });
   const server = await startEmbeddedMongo({ port: options.port, dir: options.dir, logger });
-  logger.info({ url: server.url, dir: options.dir ?? '(memory only)' }, `embedded MongoDB ready at ${server.url}`);
+  logger.info(
+    { url: server.url, dir: options.dir ?? '(memory only)' },
+    `embedded MongoDB ready at ${server.url}`,
+  );
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

@@ -27,7 +27,12 @@ export class WireServer {
     this.ctx = { store, cursors: new CursorRegistry(), logger, startedAt: new Date() };
   }
 
-  static async listen(store: Store, host: string, port: number, logger: Logger): Promise<{ wire: WireServer; port: number }> {
+  static async listen(
+    store: Store,
+    host: string,
+    port: number,
+    logger: Logger,
+  ): Promise<{ wire: WireServer; port: number }> {
     const server = createServer();
     const wire = new WireServer(server, store, logger);
     server.on('connection', (socket: Socket) => wire.accept(socket));

@@ -1,4 +1,4 @@
-import { MongoServerError, type Document } from 'mongodb';
+import { MongoClient, MongoServerError, type Document } from 'mongodb';
 import { describeEachTarget, type AnyDoc } from './targets';
 
 describeEachTarget('mongo conformance: collections, databases, commands', (t) => {
@@ -25,7 +25,9 @@ describeEachTarget('mongo conformance: collections, databases, commands', (t) =>
     const { db, client } = t();
     await db.collection('before').insertOne({ _id: 'r' as never });
     await db.collection('before').createIndex({ k: 1 }, { unique: true });
-    await client.db('admin').command({ renameCollection: `${db.databaseName}.before`, to: `${db.databaseName}.after` });
+    await client
+      .db('admin')
+      .command({ renameCollection: `${db.databaseName}.before`, to: `${db.databaseName}.after` });
     expect(await db.collection('after').findOne({ _id: 'r' as never })).toEqual({ _id: 'r' });
     expect((await db.collection('after').listIndexes().toArray()).map((i) => i.name)).toContain('k_1');
     expect(await db.collection('before').countDocuments()).toBe(0);
@@ -39,7 +41,9 @@ describeEachTarget('mongo conformance: collections, databases, commands', (t) =>
     const names = databases.map((d) => d.name);
     expect(names).toEqual(expect.arrayContaining([`${db.databaseName}_b`]));
     expect(await other.dropDatabase()).toBe(true);
-    const after = (await client.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
+    const after = (await client.db('admin').admin().listDatabases({ nameOnly: true })).databases.map(
+      (d) => d.name,
+    );
     expect(after).not.toContain(`${db.databaseName}_b`);
     expect(await other.collection('x').countDocuments()).toBe(0);
   });
@@ -56,18 +60,51 @@ describeEachTarget('mongo conformance: collections, databases, commands', (t) =>
     expect(typeof info.version).toBe('string');
   });
 
+  it('keeps the driver monitoring healthy: heartbeats succeed, the pool is never cleared', async () => {
+    const { url, options } = t();
+    const client = new MongoClient(url, { ...options, heartbeatFrequencyMS: 500 });
+    const events: string[] = [];
+    client.on('serverHeartbeatSucceeded', () => events.push('ok'));
+    client.on('serverHeartbeatFailed', () => events.push('failed'));
+    client.on('connectionPoolCleared', () => events.push('cleared'));
+    client.on('serverDescriptionChanged', (e) => events.push(`type:${e.newDescription.type}`));
+    await client.connect();
+    await client.db('admin').command({ ping: 1 });
+    await new Promise((r) => setTimeout(r, 1800));
+    await client.db('admin').command({ ping: 1 });
+    await client.close();
+    expect(events.filter((e) => e === 'ok').length).toBeGreaterThanOrEqual(3);
+    expect(events).not.toContain('failed');
+    expect(events).not.toContain('cleared');
+    if (t().embedded) expect(events).toContain('type:Standalone');
+  });
+
   it('answers unknown and unsupported commands with an error, never a result', async () => {
     const { db } = t();
     const err = await db.command({ definitelyNotACommand: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MongoServerError);
     expect(err).toMatchObject({ code: 59 });
-    await expect(db.collection('c').aggregate([{ $notAStage: {} }]).toArray()).rejects.toBeInstanceOf(MongoServerError);
-    await expect(db.command({ find: 'c', filter: { a: { $notAnOperator: 1 } } })).rejects.toBeInstanceOf(MongoServerError);
+    await expect(
+      db
+        .collection('c')
+        .aggregate([{ $notAStage: {} }])
+        .toArray(),
+    ).rejects.toBeInstanceOf(MongoServerError);
+    await expect(db.command({ find: 'c', filter: { a: { $notAnOperator: 1 } } })).rejects.toBeInstanceOf(
+      MongoServerError,
+    );
     await expect(db.command({ insert: 'c', documents: [] })).rejects.toBeInstanceOf(MongoServerError);
-    await expect(db.command({ getMore: 123456789 as never, collection: 'c' } as Document)).rejects.toMatchObject({ code: 43 });
+    await expect(
+      db.command({ getMore: 123456789 as never, collection: 'c' } as Document),
+    ).rejects.toMatchObject({ code: 43 });
     if (t().embedded) {
       await expect(db.command({ explain: { find: 'c' } })).rejects.toMatchObject({ code: 115 });
-      await expect(db.collection('c').aggregate([{ $out: 'elsewhere' }]).toArray()).rejects.toMatchObject({ code: 115 });
+      await expect(
+        db
+          .collection('c')
+          .aggregate([{ $out: 'elsewhere' }])
+          .toArray(),
+      ).rejects.toMatchObject({ code: 115 });
       await expect(db.collection('c').createIndex({ body: 'text' })).rejects.toMatchObject({ code: 67 });
     }
   });

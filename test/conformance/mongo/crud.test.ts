@@ -1,4 +1,4 @@
-import { Binary, Long, ObjectId, UUID, type Document } from 'mongodb';
+import { Binary, Long, ObjectId, UUID } from 'mongodb';
 import { describeEachTarget, type AnyDoc } from './targets';
 
 describeEachTarget('mongo conformance: CRUD and reads', (t) => {
@@ -45,8 +45,20 @@ describeEachTarget('mongo conformance: CRUD and reads', (t) => {
 
   it('supports projection, sort, skip, limit', async () => {
     const c = coll('shape');
-    await c.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i, n: i, even: i % 2 === 0, nested: { v: i * 10, w: 'x' } })));
-    const page = await c.find({ even: true }, { projection: { n: 1, 'nested.v': 1, _id: 0 } }).sort({ n: -1 }).skip(2).limit(3).toArray();
+    await c.insertMany(
+      Array.from({ length: 20 }, (_, i) => ({
+        _id: i,
+        n: i,
+        even: i % 2 === 0,
+        nested: { v: i * 10, w: 'x' },
+      })),
+    );
+    const page = await c
+      .find({ even: true }, { projection: { n: 1, 'nested.v': 1, _id: 0 } })
+      .sort({ n: -1 })
+      .skip(2)
+      .limit(3)
+      .toArray();
     expect(page).toEqual([
       { n: 14, nested: { v: 140 } },
       { n: 12, nested: { v: 120 } },
@@ -54,9 +66,18 @@ describeEachTarget('mongo conformance: CRUD and reads', (t) => {
     ]);
     const excluded = await c.findOne({ _id: 3 }, { projection: { nested: 0 } });
     expect(excluded).toEqual({ _id: 3, n: 3, even: false });
-    const byTwoKeys = await c.find({ n: { $lt: 4 } }).sort({ even: 1, n: -1 }).map((d) => d.n).toArray();
+    const byTwoKeys = await c
+      .find({ n: { $lt: 4 } })
+      .sort({ even: 1, n: -1 })
+      .map((d) => d.n)
+      .toArray();
     expect(byTwoKeys).toEqual([3, 1, 2, 0]);
-    expect(await c.find({ n: { $in: [1, 5, 99] } }).map((d) => d._id).toArray()).toEqual([1, 5]);
+    expect(
+      await c
+        .find({ n: { $in: [1, 5, 99] } })
+        .map((d) => d._id)
+        .toArray(),
+    ).toEqual([1, 5]);
   });
 
   it('pages large results with batchSize and getMore', async () => {
@@ -97,17 +118,14 @@ describeEachTarget('mongo conformance: CRUD and reads', (t) => {
     expect((await c.findOne({ _id: Long.fromNumber(42) as never }))?.i).toBe(2);
     expect(await c.findOne({ _id: { part: 'a', compound: 1 } as never })).toBeNull();
     await expect(c.insertOne({ _id: 'string-id' as never })).rejects.toMatchObject({ code: 11000 });
-    expect((await c.find({ _id: { $in: [42, 'string-id', 'nope'] as never[] } }).toArray()).map((d) => d.i).sort()).toEqual([1, 2]);
+    expect(
+      (await c.find({ _id: { $in: [42, 'string-id', 'nope'] as never[] } }).toArray()).map((d) => d.i).sort(),
+    ).toEqual([1, 2]);
   });
 
   it('counts and lists distinct values', async () => {
     const c = coll('counting');
-    await c.insertMany([
-      { k: 'a', tags: ['x', 'y'] },
-      { k: 'b', tags: ['y'] },
-      { k: 'a' },
-      { k: null },
-    ]);
+    await c.insertMany([{ k: 'a', tags: ['x', 'y'] }, { k: 'b', tags: ['y'] }, { k: 'a' }, { k: null }]);
     expect(await c.countDocuments()).toBe(4);
     expect(await c.countDocuments({ k: 'a' })).toBe(2);
     expect(await c.countDocuments({}, { skip: 1, limit: 2 })).toBe(2);
@@ -127,13 +145,23 @@ describeEachTarget('mongo conformance: CRUD and reads', (t) => {
       { cat: 'a', qty: 3 },
     ]);
     const grouped = await c
-      .aggregate([{ $match: { qty: { $gte: 2 } } }, { $group: { _id: '$cat', total: { $sum: '$qty' } } }, { $sort: { _id: 1 } }])
+      .aggregate([
+        { $match: { qty: { $gte: 2 } } },
+        { $group: { _id: '$cat', total: { $sum: '$qty' } } },
+        { $sort: { _id: 1 } },
+      ])
       .toArray();
     expect(grouped).toEqual([
       { _id: 'a', total: 5 },
       { _id: 'b', total: 5 },
     ]);
-    const shaped = await c.aggregate([{ $sort: { qty: -1 } }, { $limit: 1 }, { $project: { _id: 0, cat: 1, double: { $multiply: ['$qty', 2] } } }]).toArray();
+    const shaped = await c
+      .aggregate([
+        { $sort: { qty: -1 } },
+        { $limit: 1 },
+        { $project: { _id: 0, cat: 1, double: { $multiply: ['$qty', 2] } } },
+      ])
+      .toArray();
     expect(shaped).toEqual([{ cat: 'b', double: 10 }]);
     // A stage that adds fields must not change the stored documents.
     await c.aggregate([{ $set: { qty: 0 } }]).toArray();

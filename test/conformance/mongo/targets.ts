@@ -53,7 +53,12 @@ export function mongoTargets(opts: TargetOptions = {}): MongoTarget[] {
     });
   }
   const real = serviceUrl('mongodb');
-  if (real) targets.push({ name: 'real MongoDB', embedded: false, start: async () => ({ url: real, options: {}, stop: async () => {} }) });
+  if (real)
+    targets.push({
+      name: 'real MongoDB',
+      embedded: false,
+      start: async () => ({ url: real, options: {}, stop: async () => {} }),
+    });
   return targets;
 }
 
@@ -67,7 +72,11 @@ export interface TargetContext {
 }
 
 /** Runs `fn` once per target, inside `describe('<title> [<target>]')`. */
-export function describeEachTarget(title: string, fn: (t: () => TargetContext) => void, opts: TargetOptions = {}): void {
+export function describeEachTarget(
+  title: string,
+  fn: (t: () => TargetContext) => void,
+  opts: TargetOptions = {},
+): void {
   for (const target of mongoTargets(opts)) {
     describe(`${title} [${target.name}]`, () => {
       let ctx: TargetContext | undefined;

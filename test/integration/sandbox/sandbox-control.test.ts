@@ -112,6 +112,21 @@ describe('sandbox: a worker stuck outside the interrupt handler', () => {
   });
 });
 
+describe('sandbox: queue limit', () => {
+  it('refuses calls past threads + maxQueue with a retryable UNAVAILABLE', async () => {
+    const sandbox = createSandbox({ threads: 1, maxQueue: 1, logger: pino({ level: 'silent' }) });
+    try {
+      const accepted = [sandbox.execute(LOOP), sandbox.execute(LOOP)];
+      await expect(sandbox.execute(LOOP)).rejects.toMatchObject({ code: 'UNAVAILABLE', retryable: true });
+      sandbox.abortAll('test over');
+      for (const r of await Promise.all(accepted)) expect(r.outcome).toBe('cancelled');
+      expect((await sandbox.execute({ language: 'js', code: '"room again"' })).result).toBe('room again');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('sandbox: close', () => {
   it('cancels what is in flight and refuses new calls', async () => {
     const sandbox = createSandbox({ threads: 1, logger: pino({ level: 'silent' }) });

@@ -74,6 +74,20 @@ describe('sandbox: output and results', () => {
     expect(r.durationMs).toBeLessThan(150);
   });
 
+  it("keeps the script's own console and timer functions", async () => {
+    const r = await js(`
+      const lines = [];
+      console = { log: (x) => lines.push(x) };
+      setTimeout = (fn) => { lines.push('own setTimeout'); fn(); };
+      setInterval(() => {}, 10) && clearInterval(1);
+      setTimeout(() => console.log('ran'));
+      let args = 'shadowed';
+      [lines, args]
+    `);
+    expect(r.result).toEqual([['own setTimeout', 'ran'], 'shadowed']);
+    expect(r.stdout).toBe('');
+  });
+
   it('caps stdout and flags the result as truncated', async () => {
     const r = await js("for (let i = 0; i < 10000; i++) console.log('x'.repeat(100)); 'end'");
     expect(r.truncated).toBe(true);

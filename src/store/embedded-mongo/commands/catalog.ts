@@ -10,8 +10,15 @@ import type { CommandHandler } from './types';
 
 /** `create` options that change behaviour this server does not have; refused rather than ignored. */
 const UNSUPPORTED_CREATE_OPTIONS = [
-  'capped', 'validator', 'timeseries', 'viewOn', 'pipeline', 'clusteredIndex', 'changeStreamPreAndPostImages',
-  'expireAfterSeconds', 'encryptedFields',
+  'capped',
+  'validator',
+  'timeseries',
+  'viewOn',
+  'pipeline',
+  'clusteredIndex',
+  'changeStreamPreAndPostImages',
+  'expireAfterSeconds',
+  'encryptedFields',
 ];
 
 function dataSize(coll: Collection): number {
@@ -21,7 +28,8 @@ function dataSize(coll: Collection): number {
 }
 
 function requireAdmin(db: string, command: string): void {
-  if (db !== 'admin') throw fail(ErrorCodes.Unauthorized, `${command} may only be run against the admin database.`);
+  if (db !== 'admin')
+    throw fail(ErrorCodes.Unauthorized, `${command} may only be run against the admin database.`);
 }
 
 function collectionInfo(coll: Collection, nameOnly: boolean): Document {
@@ -48,15 +56,22 @@ export const catalogCommands: Record<string, CommandHandler> = {
     const name = collectionName(cmd, 'create');
     for (const opt of UNSUPPORTED_CREATE_OPTIONS) {
       if (cmd[opt] !== undefined && cmd[opt] !== false) {
-        throw fail(ErrorCodes.CommandNotSupported, `create option '${opt}' is not supported by the embedded server`);
+        throw fail(
+          ErrorCodes.CommandNotSupported,
+          `create option '${opt}' is not supported by the embedded server`,
+        );
       }
     }
     const collation = optionalDoc(cmd, 'collation');
     if (collation && collation.locale !== 'simple') {
-      throw fail(ErrorCodes.CommandNotSupported, 'collection collations are not supported by the embedded server');
+      throw fail(
+        ErrorCodes.CommandNotSupported,
+        'collection collations are not supported by the embedded server',
+      );
     }
     validateNamespace(db, name);
-    if (ctx.store.collection(db, name)) throw fail(ErrorCodes.NamespaceExists, `Collection ${db}.${name} already exists.`);
+    if (ctx.store.collection(db, name))
+      throw fail(ErrorCodes.NamespaceExists, `Collection ${db}.${name} already exists.`);
     return withBatch(ctx.store, (batch) => {
       batch.ensureCollection(db, name);
       return { ok: 1 };
@@ -105,16 +120,22 @@ export const catalogCommands: Record<string, CommandHandler> = {
     requireAdmin(db, 'renameCollection');
     const from = cmd.renameCollection;
     const to = cmd.to;
-    if (typeof from !== 'string' || typeof to !== 'string') throw fail(ErrorCodes.TypeMismatch, 'renameCollection and to must be namespace strings');
+    if (typeof from !== 'string' || typeof to !== 'string')
+      throw fail(ErrorCodes.TypeMismatch, 'renameCollection and to must be namespace strings');
     const [fromDb, ...fromRest] = from.split('.');
     const [toDb, ...toRest] = to.split('.');
-    if (fromDb !== toDb) throw fail(ErrorCodes.CommandNotSupported, 'renaming a collection across databases is not supported by the embedded server');
+    if (fromDb !== toDb)
+      throw fail(
+        ErrorCodes.CommandNotSupported,
+        'renaming a collection across databases is not supported by the embedded server',
+      );
     const coll = ctx.store.collection(fromDb, fromRest.join('.'));
     if (!coll) throw fail(ErrorCodes.NamespaceNotFound, 'Source collection ' + from + ' does not exist');
     const toName = toRest.join('.');
     validateNamespace(toDb, toName);
     const target = ctx.store.collection(toDb, toName);
-    if (target && !optionalBool(cmd, 'dropTarget')) throw fail(ErrorCodes.NamespaceExists, 'target namespace exists');
+    if (target && !optionalBool(cmd, 'dropTarget'))
+      throw fail(ErrorCodes.NamespaceExists, 'target namespace exists');
     return withBatch(ctx.store, (batch) => {
       if (target) batch.dropCollection(target);
       batch.renameCollection(coll, toName);
@@ -127,6 +148,15 @@ export const catalogCommands: Record<string, CommandHandler> = {
     const objects = colls.reduce((sum, c) => sum + c.docs.size, 0);
     const size = colls.reduce((sum, c) => sum + dataSize(c), 0);
     const indexes = colls.reduce((sum, c) => sum + c.definitions().length, 0);
-    return { db, collections: colls.length, views: 0, objects, dataSize: size, storageSize: size, indexes, ok: 1 };
+    return {
+      db,
+      collections: colls.length,
+      views: 0,
+      objects,
+      dataSize: size,
+      storageSize: size,
+      indexes,
+      ok: 1,
+    };
   },
 };

@@ -8,7 +8,10 @@ import { encodeCursorReply } from '../wire/cursor-reply';
 export function collectionName(cmd: Document, command: string): string {
   const name = cmd[command];
   if (typeof name !== 'string' || name === '') {
-    throw fail(ErrorCodes.InvalidNamespace, `collection name has invalid type ${typeof name} for command '${command}'`);
+    throw fail(
+      ErrorCodes.InvalidNamespace,
+      `collection name has invalid type ${typeof name} for command '${command}'`,
+    );
   }
   return name;
 }
@@ -38,11 +41,17 @@ export function requiredArray(cmd: Document, field: string): unknown[] {
 export function collationOf(cmd: Document | undefined): Document | undefined {
   const c = cmd?.collation;
   if (c === undefined || c === null) return undefined;
-  if (!isPlainObject(c) || typeof c.locale !== 'string') throw fail(ErrorCodes.BadValue, 'collation must be an object with a locale');
+  if (!isPlainObject(c) || typeof c.locale !== 'string')
+    throw fail(ErrorCodes.BadValue, 'collation must be an object with a locale');
   return c.locale === 'simple' ? undefined : c;
 }
 
-export function cursorReply(field: 'firstBatch' | 'nextBatch', docs: Uint8Array[], id: number, ns: string): Buffer {
+export function cursorReply(
+  field: 'firstBatch' | 'nextBatch',
+  docs: Uint8Array[],
+  id: number,
+  ns: string,
+): Buffer {
   return encodeCursorReply(field, docs, id, ns);
 }
 
@@ -55,5 +64,8 @@ export function checkHint(coll: Collection | undefined, hint: unknown): void {
     const key = valueKey(hint);
     if ('$natural' in (hint as Document) || coll.definitions().some((d) => valueKey(d.key) === key)) return;
   }
-  throw fail(ErrorCodes.BadValue, 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
+  throw fail(
+    ErrorCodes.BadValue,
+    'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index',
+  );
 }

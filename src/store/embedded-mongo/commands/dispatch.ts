@@ -23,11 +23,45 @@ const COMMANDS: Record<string, CommandHandler> = Object.assign(
  * (115) with a clear message; any other unknown name gets CommandNotFound (59), like mongod.
  */
 const KNOWN_UNSUPPORTED = new Set([
-  'explain', 'collMod', 'collStats', 'validate', 'compact', 'mapReduce', 'geoNear', 'convertToCapped', 'cloneCollectionAsCapped',
-  'startSession', 'commitTransaction', 'abortTransaction', 'createUser', 'dropUser', 'updateUser', 'usersInfo', 'createRole',
-  'grantRolesToUser', 'replSetGetStatus', 'replSetInitiate', 'shardCollection', 'serverStatus', 'currentOp', 'killOp',
-  'fsync', 'setParameter', 'shutdown', 'getLog', 'top', 'profile', 'reIndex', 'createSearchIndexes', 'listSearchIndexes',
-  'dropSearchIndex', 'updateSearchIndex', 'bulkWrite', 'setFeatureCompatibilityVersion', 'getLastError', 'eval',
+  'explain',
+  'collMod',
+  'collStats',
+  'validate',
+  'compact',
+  'mapReduce',
+  'geoNear',
+  'convertToCapped',
+  'cloneCollectionAsCapped',
+  'startSession',
+  'commitTransaction',
+  'abortTransaction',
+  'createUser',
+  'dropUser',
+  'updateUser',
+  'usersInfo',
+  'createRole',
+  'grantRolesToUser',
+  'replSetGetStatus',
+  'replSetInitiate',
+  'shardCollection',
+  'serverStatus',
+  'currentOp',
+  'killOp',
+  'fsync',
+  'setParameter',
+  'shutdown',
+  'getLog',
+  'top',
+  'profile',
+  'reIndex',
+  'createSearchIndexes',
+  'listSearchIndexes',
+  'dropSearchIndex',
+  'updateSearchIndex',
+  'bulkWrite',
+  'setFeatureCompatibilityVersion',
+  'getLastError',
+  'eval',
 ]);
 
 /** The command name is the first field of the command document. */
@@ -38,7 +72,10 @@ export function commandName(cmd: Document): string | undefined {
 
 function checkEnvelope(cmd: Document): void {
   if (cmd.txnNumber !== undefined || cmd.startTransaction !== undefined || cmd.autocommit !== undefined) {
-    throw fail(ErrorCodes.IllegalOperation, 'Transaction numbers are only allowed on a replica set member or mongos');
+    throw fail(
+      ErrorCodes.IllegalOperation,
+      'Transaction numbers are only allowed on a replica set member or mongos',
+    );
   }
   const rc = cmd.readConcern as Document | undefined;
   if (rc && typeof rc === 'object' && rc.level === 'snapshot') {
@@ -62,7 +99,8 @@ export function runCommand(req: CommandRequest): CommandReply | Promise<CommandR
     if (name === undefined) throw fail(ErrorCodes.FailedToParse, 'empty command document');
     const handler = COMMANDS[name];
     if (!handler) {
-      if (KNOWN_UNSUPPORTED.has(name)) throw fail(ErrorCodes.CommandNotSupported, `command ${name} is not supported by the embedded server`);
+      if (KNOWN_UNSUPPORTED.has(name))
+        throw fail(ErrorCodes.CommandNotSupported, `command ${name} is not supported by the embedded server`);
       throw fail(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
     }
     checkEnvelope(req.cmd);

@@ -29,10 +29,17 @@ function findAndModify(req: CommandRequest, command: string): Promise<Document> 
   const returnNew = optionalBool(cmd, 'new');
   const upsert = optionalBool(cmd, 'upsert');
   const hasUpdate = cmd.update !== undefined && cmd.update !== null;
-  if (remove && hasUpdate) throw fail(ErrorCodes.FailedToParse, 'Cannot specify both an update and remove=true');
-  if (remove && upsert) throw fail(ErrorCodes.FailedToParse, 'Cannot specify both upsert=true and remove=true');
-  if (remove && returnNew) throw fail(ErrorCodes.FailedToParse, 'Cannot specify both new=true and remove=true; \'remove\' always returns the deleted document');
-  if (!remove && !hasUpdate) throw fail(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
+  if (remove && hasUpdate)
+    throw fail(ErrorCodes.FailedToParse, 'Cannot specify both an update and remove=true');
+  if (remove && upsert)
+    throw fail(ErrorCodes.FailedToParse, 'Cannot specify both upsert=true and remove=true');
+  if (remove && returnNew)
+    throw fail(
+      ErrorCodes.FailedToParse,
+      "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
+    );
+  if (!remove && !hasUpdate)
+    throw fail(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
   const fields = parseProjection(cmd.fields);
   const sort = parseSort(cmd.sort);
   const arrayFilters = Array.isArray(cmd.arrayFilters) ? (cmd.arrayFilters as Document[]) : undefined;
@@ -42,8 +49,23 @@ function findAndModify(req: CommandRequest, command: string): Promise<Document> 
   const coll = ctx.store.collection(db, name);
   checkHint(coll, cmd.hint);
   return withBatch(ctx.store, (batch) => {
-    const target = sort ? readDocuments(coll, query, { ...opts, sort, limit: 1 }).next().value : findFirst(matcher(coll, query, opts));
-    return modify(batch, { db, name, coll, target, remove, returnNew, upsert, fields, spec, query, arrayFilters, update: cmd.update });
+    const target = sort
+      ? readDocuments(coll, query, { ...opts, sort, limit: 1 }).next().value
+      : findFirst(matcher(coll, query, opts));
+    return modify(batch, {
+      db,
+      name,
+      coll,
+      target,
+      remove,
+      returnNew,
+      upsert,
+      fields,
+      spec,
+      query,
+      arrayFilters,
+      update: cmd.update,
+    });
   });
 }
 

@@ -34,7 +34,10 @@ function helloReply(req: CommandRequest, legacy: boolean): Document {
 
 function checkHello(req: CommandRequest): void {
   if (req.cmd.loadBalanced) {
-    throw fail(ErrorCodes.BadValue, 'the embedded server is not behind a load balancer; do not set loadBalanced');
+    throw fail(
+      ErrorCodes.BadValue,
+      'the embedded server is not behind a load balancer; do not set loadBalanced',
+    );
   }
   // Compression and authentication are not offered: the reply simply does not list them.
 }
@@ -74,7 +77,9 @@ export const handshakeCommands: Record<string, CommandHandler> = {
   buildinfo: (req) => handshakeCommands.buildInfo(req),
   getParameter: (req) => {
     const out: Document = {};
-    const all = req.cmd.getParameter === '*' || (typeof req.cmd.getParameter === 'object' && req.cmd.getParameter?.allParameters);
+    const all =
+      req.cmd.getParameter === '*' ||
+      (typeof req.cmd.getParameter === 'object' && req.cmd.getParameter?.allParameters);
     for (const [name, value] of Object.entries(PARAMETERS)) if (all || name in req.cmd) out[name] = value;
     if (Object.keys(out).length === 0) throw fail(ErrorCodes.InvalidOptions, 'no option found to get');
     return { ...out, ok: 1 };
@@ -88,9 +93,15 @@ export const handshakeCommands: Record<string, CommandHandler> = {
   hostInfo: () => ({ system: { currentTime: new Date(), hostname: '127.0.0.1' }, os: {}, extra: {}, ok: 1 }),
   getCmdLineOpts: () => ({ argv: ['embedded-mongo'], parsed: {}, ok: 1 }),
   saslStart: () => {
-    throw fail(ErrorCodes.AuthenticationFailed, 'the embedded server does not support authentication; connect without credentials');
+    throw fail(
+      ErrorCodes.AuthenticationFailed,
+      'the embedded server does not support authentication; connect without credentials',
+    );
   },
   authenticate: () => {
-    throw fail(ErrorCodes.AuthenticationFailed, 'the embedded server does not support authentication; connect without credentials');
+    throw fail(
+      ErrorCodes.AuthenticationFailed,
+      'the embedded server does not support authentication; connect without credentials',
+    );
   },
 };

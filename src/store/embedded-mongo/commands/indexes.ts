@@ -1,7 +1,12 @@
 import type { Document } from 'bson';
 import { ErrorCodes, fail } from '../errors';
 import { firstBatch } from '../engine/cursors';
-import { parseIndexDefinition, sameIndexOptions, sameKeyPattern, type IndexDefinition } from '../engine/index-spec';
+import {
+  parseIndexDefinition,
+  sameIndexOptions,
+  sameKeyPattern,
+  type IndexDefinition,
+} from '../engine/index-spec';
 import { withBatch } from '../engine/store';
 import { valueKey } from '../engine/value-key';
 import { collectionName, cursorReply, optionalDoc, requiredArray } from './common';
@@ -18,16 +23,25 @@ function newIndexes(existing: IndexDefinition[], requested: IndexDefinition[]): 
     const sameName = existing.find((e) => e.name === def.name) ?? out.find((e) => e.name === def.name);
     if (sameName) {
       if (!sameKeyPattern(sameName, def)) {
-        throw fail(ErrorCodes.IndexKeySpecsConflict, `An existing index has the same name as the requested index but a different key: ${def.name}`);
+        throw fail(
+          ErrorCodes.IndexKeySpecsConflict,
+          `An existing index has the same name as the requested index but a different key: ${def.name}`,
+        );
       }
       if (!sameIndexOptions(sameName, def)) {
-        throw fail(ErrorCodes.IndexOptionsConflict, `An equivalent index already exists with the same name but different options: ${def.name}`);
+        throw fail(
+          ErrorCodes.IndexOptionsConflict,
+          `An equivalent index already exists with the same name but different options: ${def.name}`,
+        );
       }
       continue;
     }
     const sameKey = existing.find((e) => sameKeyPattern(e, def) && sameIndexOptions(e, def));
     if (sameKey) {
-      throw fail(ErrorCodes.IndexOptionsConflict, `Index already exists with a different name: ${sameKey.name}`);
+      throw fail(
+        ErrorCodes.IndexOptionsConflict,
+        `Index already exists with a different name: ${sameKey.name}`,
+      );
     }
     out.push(def);
   }
@@ -55,7 +69,12 @@ export const indexCommands: Record<string, CommandHandler> = {
         for (const n of added) batch.dropIndex(coll, n);
         throw err;
       }
-      const reply: Document = { createdCollectionAutomatically: created, numIndexesBefore: before, numIndexesAfter: coll.definitions().length, ok: 1 };
+      const reply: Document = {
+        createdCollectionAutomatically: created,
+        numIndexesBefore: before,
+        numIndexesAfter: coll.definitions().length,
+        ok: 1,
+      };
       if (toAdd.length === 0) reply.note = 'all indexes already exist';
       return reply;
     });
@@ -86,7 +105,11 @@ export const indexCommands: Record<string, CommandHandler> = {
       const match = coll.definitions().find((d) => valueKey(d.key) === key);
       if (!match) throw fail(ErrorCodes.IndexNotFound, `can't find index with key: ${JSON.stringify(spec)}`);
       names = [match.name];
-    } else throw fail(ErrorCodes.TypeMismatch, "BSON field 'dropIndexes.index' must be a string, an array or an object");
+    } else
+      throw fail(
+        ErrorCodes.TypeMismatch,
+        "BSON field 'dropIndexes.index' must be a string, an array or an object",
+      );
     for (const n of names) {
       if (n === '_id_') throw fail(ErrorCodes.InvalidOptions, 'cannot drop _id index');
       if (!coll.indexes.has(n)) throw fail(ErrorCodes.IndexNotFound, `index not found with name [${n}]`);

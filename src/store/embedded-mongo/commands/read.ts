@@ -5,12 +5,26 @@ import { flatValuesAtPath } from '../engine/paths';
 import { matcher } from '../engine/planner';
 import { runPipeline } from '../engine/pipeline';
 import { valueKey } from '../engine/value-key';
-import { countDocuments, nonNegativeInt, parseProjection, parseSort, readDocuments } from '../engine/query-exec';
+import {
+  countDocuments,
+  nonNegativeInt,
+  parseProjection,
+  parseSort,
+  readDocuments,
+} from '../engine/query-exec';
 import { checkHint, collationOf, collectionName, cursorReply, optionalBool, optionalDoc } from './common';
 import type { CommandHandler } from './types';
 
 /** Options of `find` this server cannot honour; they are refused rather than ignored. */
-const UNSUPPORTED_FIND_OPTIONS = ['min', 'max', 'returnKey', 'showRecordId', 'tailable', 'awaitData', 'oplogReplay'];
+const UNSUPPORTED_FIND_OPTIONS = [
+  'min',
+  'max',
+  'returnKey',
+  'showRecordId',
+  'tailable',
+  'awaitData',
+  'oplogReplay',
+];
 
 function batchSizeOf(value: unknown, field = 'batchSize'): number | undefined {
   return nonNegativeInt(value, field);
@@ -20,7 +34,11 @@ export const readCommands: Record<string, CommandHandler> = {
   find: ({ db, cmd, ctx }) => {
     const name = collectionName(cmd, 'find');
     for (const opt of UNSUPPORTED_FIND_OPTIONS) {
-      if (cmd[opt]) throw fail(ErrorCodes.CommandNotSupported, `find option '${opt}' is not supported by the embedded server`);
+      if (cmd[opt])
+        throw fail(
+          ErrorCodes.CommandNotSupported,
+          `find option '${opt}' is not supported by the embedded server`,
+        );
     }
     const coll = ctx.store.collection(db, name);
     checkHint(coll, cmd.hint);
@@ -40,15 +58,21 @@ export const readCommands: Record<string, CommandHandler> = {
       variables: optionalDoc(cmd, 'let'),
     });
     const ns = `${db}.${name}`;
-    const batch = firstBatch(ctx.cursors, ns, source, { batchSize: batchSizeOf(cmd.batchSize), limit, singleBatch });
+    const batch = firstBatch(ctx.cursors, ns, source, {
+      batchSize: batchSizeOf(cmd.batchSize),
+      limit,
+      singleBatch,
+    });
     return cursorReply('firstBatch', batch.docs, batch.id, ns);
   },
 
   getMore: ({ db, cmd, ctx }) => {
     const id = cmd.getMore;
-    if (typeof id !== 'number' && typeof id !== 'bigint') throw fail(ErrorCodes.TypeMismatch, "getMore must be a cursor id (long)");
+    if (typeof id !== 'number' && typeof id !== 'bigint')
+      throw fail(ErrorCodes.TypeMismatch, 'getMore must be a cursor id (long)');
     const name = cmd.collection;
-    if (typeof name !== 'string') throw fail(ErrorCodes.TypeMismatch, "BSON field 'getMore.collection' must be a string");
+    if (typeof name !== 'string')
+      throw fail(ErrorCodes.TypeMismatch, "BSON field 'getMore.collection' must be a string");
     const ns = `${db}.${name}`;
     const batch = ctx.cursors.more(Number(id), ns, batchSizeOf(cmd.batchSize) ?? 0);
     return cursorReply('nextBatch', batch.docs, batch.id, ns);
@@ -81,10 +105,13 @@ export const readCommands: Record<string, CommandHandler> = {
   distinct: ({ db, cmd, ctx }) => {
     const name = collectionName(cmd, 'distinct');
     const key = cmd.key;
-    if (typeof key !== 'string' || key === '') throw fail(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' must be a non-empty string");
+    if (typeof key !== 'string' || key === '')
+      throw fail(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' must be a non-empty string");
     const coll = ctx.store.collection(db, name);
     const seen = new Map<string, unknown>();
-    for (const doc of matcher(coll, optionalDoc(cmd, 'query'), { collation: collationOf(cmd) as never }).matches()) {
+    for (const doc of matcher(coll, optionalDoc(cmd, 'query'), {
+      collation: collationOf(cmd) as never,
+    }).matches()) {
       for (const v of flatValuesAtPath(doc, key)) {
         const k = valueKey(v);
         if (!seen.has(k)) seen.set(k, v);
@@ -96,10 +123,14 @@ export const readCommands: Record<string, CommandHandler> = {
   aggregate: ({ db, cmd, ctx }) => {
     const target = cmd.aggregate;
     const collName = target === 1 ? undefined : collectionName(cmd, 'aggregate');
-    if (cmd.explain) throw fail(ErrorCodes.CommandNotSupported, 'explain is not supported by the embedded server');
+    if (cmd.explain)
+      throw fail(ErrorCodes.CommandNotSupported, 'explain is not supported by the embedded server');
     const cursorOpt = optionalDoc(cmd, 'cursor');
     if (!cursorOpt) {
-      throw fail(ErrorCodes.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
+      throw fail(
+        ErrorCodes.FailedToParse,
+        "The 'cursor' option is required, except for aggregate with the explain argument",
+      );
     }
     checkHint(collName === undefined ? undefined : ctx.store.collection(db, collName), cmd.hint);
     const results = runPipeline(ctx.store, db, collName, cmd.pipeline as Document[], {
@@ -107,7 +138,9 @@ export const readCommands: Record<string, CommandHandler> = {
       variables: optionalDoc(cmd, 'let'),
     });
     const ns = `${db}.${collName ?? '$cmd.aggregate'}`;
-    const batch = firstBatch(ctx.cursors, ns, results[Symbol.iterator](), { batchSize: batchSizeOf(cursorOpt.batchSize, 'cursor.batchSize') });
+    const batch = firstBatch(ctx.cursors, ns, results[Symbol.iterator](), {
+      batchSize: batchSizeOf(cursorOpt.batchSize, 'cursor.batchSize'),
+    });
     return cursorReply('firstBatch', batch.docs, batch.id, ns);
   },
 };

@@ -19,13 +19,20 @@ interface WriteError {
 function statements(cmd: Document, field: string): unknown[] {
   const list = requiredArray(cmd, field);
   if (list.length === 0 || list.length > MAX_WRITE_BATCH_SIZE) {
-    throw fail(ErrorCodes.InvalidLength, `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${list.length} operations.`);
+    throw fail(
+      ErrorCodes.InvalidLength,
+      `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${list.length} operations.`,
+    );
   }
   return list;
 }
 
 /** Runs each statement; collects write errors; stops at the first one when ordered. */
-function eachStatement(cmd: Document, list: unknown[], run: (stmt: unknown, index: number) => void): WriteError[] {
+function eachStatement(
+  cmd: Document,
+  list: unknown[],
+  run: (stmt: unknown, index: number) => void,
+): WriteError[] {
   const ordered = cmd.ordered === undefined ? true : optionalBool(cmd, 'ordered');
   const errors: WriteError[] = [];
   for (let i = 0; i < list.length; i++) {
@@ -46,7 +53,13 @@ function withErrors(reply: Document, errors: WriteError[]): Document {
 }
 
 /** Inserts the document an upsert builds from `filter` and `update`; returns its `_id`. */
-export function upsertOne(batch: WriteBatch, coll: Collection, filter: Document | undefined, u: unknown, arrayFilters?: Document[]): Document {
+export function upsertOne(
+  batch: WriteBatch,
+  coll: Collection,
+  filter: Document | undefined,
+  u: unknown,
+  arrayFilters?: Document[],
+): Document {
   const spec = parseUpdate(u);
   const seed = upsertSeed(filter);
   const base = spec.kind === 'replacement' ? (seed._id === undefined ? {} : { _id: seed._id }) : seed;
@@ -67,7 +80,13 @@ function letVars(cmd: Document, stmt?: Document): Document | undefined {
   return outer || inner ? { ...outer, ...inner } : undefined;
 }
 
-function updateStatements(batch: WriteBatch, db: string, name: string, cmd: Document, list: unknown[]): Document {
+function updateStatements(
+  batch: WriteBatch,
+  db: string,
+  name: string,
+  cmd: Document,
+  list: unknown[],
+): Document {
   let coll = batch.store.collection(db, name);
   let n = 0;
   let nModified = 0;
@@ -77,7 +96,8 @@ function updateStatements(batch: WriteBatch, db: string, name: string, cmd: Docu
     const q = optionalDoc(raw, 'q') ?? {};
     const spec = parseUpdate(raw.u);
     const multi = optionalBool(raw, 'multi');
-    if (multi && spec.kind === 'replacement') throw fail(ErrorCodes.FailedToParse, 'multi update is not supported for replacement-style update');
+    if (multi && spec.kind === 'replacement')
+      throw fail(ErrorCodes.FailedToParse, 'multi update is not supported for replacement-style update');
     const arrayFilters = Array.isArray(raw.arrayFilters) ? (raw.arrayFilters as Document[]) : undefined;
     checkHint(coll, raw.hint);
     const m = matcher(coll, q, { collation: collationOf(raw) as never, variables: letVars(cmd, raw) });
@@ -103,16 +123,30 @@ function updateStatements(batch: WriteBatch, db: string, name: string, cmd: Docu
   return withErrors(reply, errors);
 }
 
-function deleteStatements(batch: WriteBatch, db: string, name: string, cmd: Document, list: unknown[]): Document {
+function deleteStatements(
+  batch: WriteBatch,
+  db: string,
+  name: string,
+  cmd: Document,
+  list: unknown[],
+): Document {
   const coll = batch.store.collection(db, name);
   let n = 0;
   const errors = eachStatement(cmd, list, (raw) => {
     if (!isPlainObject(raw)) throw fail(ErrorCodes.TypeMismatch, 'delete statements must be objects');
     const limit = raw.limit ?? 0;
-    if (limit !== 0 && limit !== 1) throw fail(ErrorCodes.FailedToParse, 'The limit field in delete objects must be 0 or 1. Got ' + String(limit));
+    if (limit !== 0 && limit !== 1)
+      throw fail(
+        ErrorCodes.FailedToParse,
+        'The limit field in delete objects must be 0 or 1. Got ' + String(limit),
+      );
     checkHint(coll, raw.hint);
-    const m = matcher(coll, optionalDoc(raw, 'q') ?? {}, { collation: collationOf(raw) as never, variables: letVars(cmd) });
-    const targets = limit === 1 ? [findFirst(m)].filter((d): d is Document => d !== undefined) : [...m.matches()];
+    const m = matcher(coll, optionalDoc(raw, 'q') ?? {}, {
+      collation: collationOf(raw) as never,
+      variables: letVars(cmd),
+    });
+    const targets =
+      limit === 1 ? [findFirst(m)].filter((d): d is Document => d !== undefined) : [...m.matches()];
     for (const doc of targets) {
       batch.remove(coll!, doc);
       n += 1;

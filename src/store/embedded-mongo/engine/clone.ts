@@ -1,4 +1,4 @@
-import { isPlainObject } from './value-key';
+import { isPlainObject, setField } from './value-key';
 
 /**
  * Deep copy of the mutable parts of a document (plain objects and arrays). BSON value objects
@@ -10,7 +10,7 @@ export function cloneDocument<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneDocument) as T;
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value)) out[k] = cloneDocument(value[k]);
+    for (const k of Object.keys(value)) setField(out, k, cloneDocument(value[k]));
     return out as T;
   }
   return value;

@@ -5,7 +5,11 @@ import { valuesAtPath } from './paths';
 import { valueKey } from './value-key';
 
 /** The `_id` index as `listIndexes` shows it. */
-export const ID_INDEX: IndexDefinition = Object.freeze({ v: 2, key: { _id: 1 }, name: '_id_' }) as IndexDefinition;
+export const ID_INDEX: IndexDefinition = Object.freeze({
+  v: 2,
+  key: { _id: 1 },
+  name: '_id_',
+}) as IndexDefinition;
 
 /** A secondary index; only unique ones keep entries (a hash map from key to `_id` key). */
 export class SecondaryIndex {
@@ -154,10 +158,14 @@ function dupError(
   const shown = Object.entries(keyValue)
     .map(([k, v]) => `${k}: ${formatValue(v)}`)
     .join(', ');
-  return fail(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`, {
-    keyPattern,
-    keyValue,
-  });
+  return fail(
+    ErrorCodes.DuplicateKey,
+    `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`,
+    {
+      keyPattern,
+      keyValue,
+    },
+  );
 }
 
 function formatValue(v: unknown): string {

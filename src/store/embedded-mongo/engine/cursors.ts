@@ -80,7 +80,10 @@ export class CursorRegistry {
     const cursor = this.cursors.get(id);
     if (!cursor) throw fail(ErrorCodes.CursorNotFound, `cursor id ${id} not found`);
     if (cursor.ns !== ns) {
-      throw fail(ErrorCodes.Unauthorized, `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
+      throw fail(
+        ErrorCodes.Unauthorized,
+        `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`,
+      );
     }
     const max = Math.min(batchSize || Infinity, cursor.remaining);
     const batch = takeBatch(cursor.stream, max === Infinity ? 0 : max);

@@ -53,7 +53,14 @@ function equality(path: string, lits: Literal[]): Predicate {
   const keys = new Set(lits.map(valueKey));
   const test = (v: unknown): boolean => {
     // Documents and arrays never equal a scalar literal (array elements are tried separately).
-    if (v !== null && typeof v === 'object' && !(v instanceof ObjectId) && !(v instanceof Date) && !(v instanceof Long)) return false;
+    if (
+      v !== null &&
+      typeof v === 'object' &&
+      !(v instanceof ObjectId) &&
+      !(v instanceof Date) &&
+      !(v instanceof Long)
+    )
+      return false;
     return keys.has(valueKey(v));
   };
   return (doc) => anyValue(doc, path, test);
@@ -61,7 +68,8 @@ function equality(path: string, lits: Literal[]): Predicate {
 
 function comparison(path: string, op: string, lit: Literal): Predicate {
   const [kind, target] = bracket(lit)!;
-  const ok = (c: number): boolean => (op === '$gt' ? c > 0 : op === '$gte' ? c >= 0 : op === '$lt' ? c < 0 : c <= 0);
+  const ok = (c: number): boolean =>
+    op === '$gt' ? c > 0 : op === '$gte' ? c >= 0 : op === '$lt' ? c < 0 : c <= 0;
   const test = (v: unknown): boolean => {
     const b = bracket(v);
     if (!b || b[0] !== kind) return false;
@@ -71,7 +79,8 @@ function comparison(path: string, op: string, lit: Literal): Predicate {
 }
 
 function fieldPredicate(path: string, cond: unknown): Predicate | undefined {
-  if (path === '' || path.startsWith('$') || path.split('.').some((p) => p === '' || /^\d+$/.test(p))) return undefined;
+  if (path === '' || path.startsWith('$') || path.split('.').some((p) => p === '' || /^\d+$/.test(p)))
+    return undefined;
   if (isLiteral(cond)) return equality(path, [cond]);
   if (!isPlainObject(cond)) return undefined;
   const ops = Object.keys(cond);

@@ -19,9 +19,11 @@ export function fastUpdate(doc: Document, ops: Document): { doc: Document; chang
     if (!isPlainObject(fields)) return undefined;
     for (const [path, value] of Object.entries(fields)) {
       const parts = path.split('.');
-      if (parts.some((p) => p === '' || p.startsWith('$') || /^\d+$/.test(p))) return undefined;
+      if (parts.some((p) => p === '' || p === '__proto__' || p.startsWith('$') || /^\d+$/.test(p)))
+        return undefined;
       // Overlapping paths are a MongoDB error; let mingo report it.
-      if (seen.some((s) => s === path || s.startsWith(path + '.') || path.startsWith(s + '.'))) return undefined;
+      if (seen.some((s) => s === path || s.startsWith(path + '.') || path.startsWith(s + '.')))
+        return undefined;
       seen.push(path);
       if (op === '$inc' && typeof value !== 'number') return undefined;
       steps.push({ op, parts, value });

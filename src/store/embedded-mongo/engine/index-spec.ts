@@ -36,14 +36,19 @@ export function parseIndexDefinition(raw: unknown): IndexDefinition {
     throw fail(ErrorCodes.CannotCreateIndex, "index specification must have a non-empty 'key' object");
   }
   for (const [field, dir] of Object.entries(key)) {
-    if (field === '' || field.startsWith('$')) throw fail(ErrorCodes.CannotCreateIndex, `bad index key field '${field}'`);
+    if (field === '' || field.startsWith('$'))
+      throw fail(ErrorCodes.CannotCreateIndex, `bad index key field '${field}'`);
     const numeric = typeof dir === 'number' && dir !== 0 && Number.isFinite(dir);
     if (!numeric && !(typeof dir === 'string' && ACCEPTED_STRING_TYPES.has(dir))) {
-      throw fail(ErrorCodes.CannotCreateIndex, `index type ${JSON.stringify(dir)} on '${field}' is not supported by the embedded server`);
+      throw fail(
+        ErrorCodes.CannotCreateIndex,
+        `index type ${JSON.stringify(dir)} on '${field}' is not supported by the embedded server`,
+      );
     }
   }
   const name = raw.name === undefined ? defaultIndexName(key) : raw.name;
-  if (typeof name !== 'string' || name === '') throw fail(ErrorCodes.CannotCreateIndex, 'index name must be a non-empty string');
+  if (typeof name !== 'string' || name === '')
+    throw fail(ErrorCodes.CannotCreateIndex, 'index name must be a non-empty string');
   const def: IndexDefinition = { v: 2, key: key as Record<string, number | string>, name };
   for (const [opt, value] of Object.entries(raw)) {
     if (opt === 'key' || opt === 'name' || IGNORED_OPTIONS.has(opt)) continue;
@@ -55,15 +60,20 @@ export function parseIndexDefinition(raw: unknown): IndexDefinition {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
         throw fail(ErrorCodes.CannotCreateIndex, 'expireAfterSeconds must be a non-negative number');
       }
-      if (Object.keys(key).length !== 1) throw fail(ErrorCodes.CannotCreateIndex, 'TTL indexes are single-field indexes');
+      if (Object.keys(key).length !== 1)
+        throw fail(ErrorCodes.CannotCreateIndex, 'TTL indexes are single-field indexes');
       def.expireAfterSeconds = value;
     } else if (opt === 'partialFilterExpression') {
-      if (!isPlainObject(value)) throw fail(ErrorCodes.CannotCreateIndex, 'partialFilterExpression must be an object');
+      if (!isPlainObject(value))
+        throw fail(ErrorCodes.CannotCreateIndex, 'partialFilterExpression must be an object');
       def.partialFilterExpression = value;
     } else if (opt === 'collation') {
       throw fail(ErrorCodes.CannotCreateIndex, 'index collations are not supported by the embedded server');
     } else {
-      throw fail(ErrorCodes.CannotCreateIndex, `index option '${opt}' is not supported by the embedded server`);
+      throw fail(
+        ErrorCodes.CannotCreateIndex,
+        `index option '${opt}' is not supported by the embedded server`,
+      );
     }
   }
   if (name === '_id_' && (Object.keys(key).length !== 1 || key._id === undefined)) {
@@ -99,7 +109,9 @@ export class IndexKeyer {
 
   constructor(readonly def: IndexDefinition) {
     this.fields = Object.keys(def.key);
-    this.partial = def.partialFilterExpression ? new Query(def.partialFilterExpression, MINGO_OPTIONS) : undefined;
+    this.partial = def.partialFilterExpression
+      ? new Query(def.partialFilterExpression, MINGO_OPTIONS)
+      : undefined;
   }
 
   /** Entries of `doc`, or [] when the document is not in the index (sparse or partial). */
@@ -139,7 +151,9 @@ export class IndexKeyer {
 
   /** `{ field: value }` for error messages and `keyValue`. */
   keyValue(entry: IndexEntry): Record<string, unknown> {
-    return Object.fromEntries(this.fields.map((f, i) => [f, entry.values[i] === undefined ? null : entry.values[i]]));
+    return Object.fromEntries(
+      this.fields.map((f, i) => [f, entry.values[i] === undefined ? null : entry.values[i]]),
+    );
   }
 }
 

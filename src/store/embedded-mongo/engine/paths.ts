@@ -1,3 +1,4 @@
+import { ErrorCodes, fail } from '../errors';
 import { isPlainObject } from './value-key';
 
 /**
@@ -45,6 +46,8 @@ export function flatValuesAtPath(doc: unknown, path: string): unknown[] {
 /** Sets `path` (dotted) on a plain object, creating intermediate objects. Used to seed upserts. */
 export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
   const parts = path.split('.');
+  if (parts.includes('__proto__'))
+    throw fail(ErrorCodes.BadValue, `field path '${path}' is not allowed here`);
   let cur: Record<string, unknown> = target;
   for (let i = 0; i < parts.length - 1; i++) {
     const next = cur[parts[i]];

@@ -10,33 +10,86 @@ import { isPlainObject } from './value-key';
 
 /** Stages mingo runs for us. */
 const SUPPORTED = new Set([
-  '$addFields', '$bucket', '$bucketAuto', '$count', '$densify', '$documents', '$facet', '$fill', '$graphLookup',
-  '$group', '$limit', '$lookup', '$match', '$project', '$redact', '$replaceRoot', '$replaceWith', '$sample', '$set',
-  '$setWindowFields', '$skip', '$sort', '$sortByCount', '$unionWith', '$unset', '$unwind',
+  '$addFields',
+  '$bucket',
+  '$bucketAuto',
+  '$count',
+  '$densify',
+  '$documents',
+  '$facet',
+  '$fill',
+  '$graphLookup',
+  '$group',
+  '$limit',
+  '$lookup',
+  '$match',
+  '$project',
+  '$redact',
+  '$replaceRoot',
+  '$replaceWith',
+  '$sample',
+  '$set',
+  '$setWindowFields',
+  '$skip',
+  '$sort',
+  '$sortByCount',
+  '$unionWith',
+  '$unset',
+  '$unwind',
 ]);
 /** Stages that build new documents without writing into their input, so stored documents need no copy. */
-const NON_MUTATING = new Set(['$match', '$sort', '$skip', '$limit', '$count', '$group', '$project', '$sortByCount', '$unwind', '$sample']);
+const NON_MUTATING = new Set([
+  '$match',
+  '$sort',
+  '$skip',
+  '$limit',
+  '$count',
+  '$group',
+  '$project',
+  '$sortByCount',
+  '$unwind',
+  '$sample',
+]);
 /** Real MongoDB stages this server deliberately does not offer (answered with an error, never ignored). */
 const UNSUPPORTED = new Set([
-  '$out', '$merge', '$collStats', '$indexStats', '$currentOp', '$listSessions', '$listLocalSessions', '$planCacheStats',
-  '$search', '$searchMeta', '$vectorSearch', '$geoNear', '$listSearchIndexes', '$shardedDataDistribution',
+  '$out',
+  '$merge',
+  '$collStats',
+  '$indexStats',
+  '$currentOp',
+  '$listSessions',
+  '$listLocalSessions',
+  '$planCacheStats',
+  '$search',
+  '$searchMeta',
+  '$vectorSearch',
+  '$geoNear',
+  '$listSearchIndexes',
+  '$shardedDataDistribution',
 ]);
 
 function stageName(stage: unknown): string {
   if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
-    throw fail(ErrorCodes.Location40324, 'A pipeline stage specification object must contain exactly one field.');
+    throw fail(
+      ErrorCodes.Location40324,
+      'A pipeline stage specification object must contain exactly one field.',
+    );
   }
   return Object.keys(stage)[0];
 }
 
 /** Validates a pipeline; returns the stage names. */
 export function checkPipeline(pipeline: unknown): string[] {
-  if (!Array.isArray(pipeline)) throw fail(ErrorCodes.TypeMismatch, "'pipeline' option must be specified as an array");
+  if (!Array.isArray(pipeline))
+    throw fail(ErrorCodes.TypeMismatch, "'pipeline' option must be specified as an array");
   return pipeline.map((stage) => {
     const name = stageName(stage);
-    if (name === '$changeStream') throw fail(ErrorCodes.Location40573, 'The $changeStream stage is only supported on replica sets');
-    if (UNSUPPORTED.has(name)) throw fail(ErrorCodes.CommandNotSupported, `${name} is not supported by the embedded server`);
-    if (!SUPPORTED.has(name)) throw fail(ErrorCodes.Location40324, `Unrecognized pipeline stage name: '${name}'`);
+    if (name === '$changeStream')
+      throw fail(ErrorCodes.Location40573, 'The $changeStream stage is only supported on replica sets');
+    if (UNSUPPORTED.has(name))
+      throw fail(ErrorCodes.CommandNotSupported, `${name} is not supported by the embedded server`);
+    if (!SUPPORTED.has(name))
+      throw fail(ErrorCodes.Location40324, `Unrecognized pipeline stage name: '${name}'`);
     return name;
   });
 }
@@ -51,10 +104,18 @@ function countShape(stages: Document[]): { skip?: number; limit?: number } | und
   if (i !== stages.length - 1 || !isPlainObject(group)) return undefined;
   const keys = Object.keys(group);
   const acc = group[keys[1]];
-  if (keys.length !== 2 || keys[0] !== '_id' || !isPlainObject(acc) || Object.keys(acc).length !== 1 || acc.$sum !== 1) return undefined;
+  if (
+    keys.length !== 2 ||
+    keys[0] !== '_id' ||
+    !isPlainObject(acc) ||
+    Object.keys(acc).length !== 1 ||
+    acc.$sum !== 1
+  )
+    return undefined;
   if (typeof group._id !== 'number' && typeof group._id !== 'string' && group._id !== null) return undefined;
   if (typeof group._id === 'string' && group._id.startsWith('$')) return undefined;
-  if ([out.skip, out.limit].some((v) => v !== undefined && (!Number.isInteger(v) || (v as number) < 0))) return undefined;
+  if ([out.skip, out.limit].some((v) => v !== undefined && (!Number.isInteger(v) || (v as number) < 0)))
+    return undefined;
   return out;
 }
 
@@ -91,14 +152,18 @@ export function runPipeline(
     for (const doc of m.matches()) input.push(doc);
     if (copy) input = input.map(cloneDocument);
   } else if (names[0] !== '$documents') {
-    throw fail(ErrorCodes.CommandNotSupported, "aggregate: 1 supports only pipelines that start with $documents here");
+    throw fail(
+      ErrorCodes.CommandNotSupported,
+      'aggregate: 1 supports only pipelines that start with $documents here',
+    );
   }
   const resolver = (name: string): Document[] => {
     const other = store.collection(db, name);
     if (!other) return [];
     const now = Date.now();
     const docs: Document[] = [];
-    for (const d of other.docs.values()) if (!(other.ttl.length > 0 && other.isExpired(d, now))) docs.push(copy ? cloneDocument(d) : d);
+    for (const d of other.docs.values())
+      if (!(other.ttl.length > 0 && other.isExpired(d, now))) docs.push(copy ? cloneDocument(d) : d);
     return docs;
   };
   return aggregate(input, stages, {

@@ -85,7 +85,11 @@ export function compileFilter(filter: unknown, opts: MatchOptions = {}): Query {
   if (filter !== undefined && filter !== null && !isPlainObject(filter)) {
     throw fail(ErrorCodes.TypeMismatch, 'filter must be an object');
   }
-  return new Query((filter ?? {}) as Document, { ...MINGO_OPTIONS, collation: opts.collation, variables: opts.variables });
+  return new Query((filter ?? {}) as Document, {
+    ...MINGO_OPTIONS,
+    collation: opts.collation,
+    variables: opts.variables,
+  });
 }
 
 export function matcher(coll: Collection | undefined, rawFilter: unknown, opts: MatchOptions = {}): Matcher {

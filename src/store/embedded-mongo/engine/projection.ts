@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { find } from 'mingo';
 import { MINGO_OPTIONS } from './mingo-options';
+import { setField } from './value-key';
 
 /** Turns a stored document into what a projection asks for. */
 export type Projector = (doc: Document) => Document;
@@ -27,13 +28,13 @@ export function compileFastProjection(spec: Document): Projector | undefined {
   if (include.size > 0 || (exclude.size === 0 && spec._id !== undefined && idWanted)) {
     return (doc) => {
       const out: Document = {};
-      for (const k of Object.keys(doc)) if (k === '_id' ? idWanted : include.has(k)) out[k] = doc[k];
+      for (const k of Object.keys(doc)) if (k === '_id' ? idWanted : include.has(k)) setField(out, k, doc[k]);
       return out;
     };
   }
   return (doc) => {
     const out: Document = {};
-    for (const k of Object.keys(doc)) if (k === '_id' ? idWanted : !exclude.has(k)) out[k] = doc[k];
+    for (const k of Object.keys(doc)) if (k === '_id' ? idWanted : !exclude.has(k)) setField(out, k, doc[k]);
     return out;
   };
 }

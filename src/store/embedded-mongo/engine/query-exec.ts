@@ -26,7 +26,10 @@ export function parseSort(sort: unknown): Document | undefined {
   for (const k of keys) {
     const dir = sort[k];
     if (dir !== 1 && dir !== -1) {
-      throw fail(ErrorCodes.BadValue, `$sort key ordering must be 1 (for ascending) or -1 (for descending); got ${JSON.stringify(dir)} for '${k}'`);
+      throw fail(
+        ErrorCodes.BadValue,
+        `$sort key ordering must be 1 (for ascending) or -1 (for descending); got ${JSON.stringify(dir)} for '${k}'`,
+      );
     }
   }
   return sort;
@@ -40,8 +43,10 @@ export function parseProjection(projection: unknown): Document | undefined {
 
 export function nonNegativeInt(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw fail(ErrorCodes.TypeMismatch, `BSON field '${field}' must be an integer`);
-  if (value < 0) throw fail(ErrorCodes.BadValue, `BSON field '${field}' value must be >= 0, actual value '${value}'`);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw fail(ErrorCodes.TypeMismatch, `BSON field '${field}' must be an integer`);
+  if (value < 0)
+    throw fail(ErrorCodes.BadValue, `BSON field '${field}' value must be >= 0, actual value '${value}'`);
   return value;
 }
 
@@ -49,7 +54,11 @@ export function nonNegativeInt(value: unknown, field: string): number | undefine
  * The documents of a read, lazily: unsorted reads stream from the collection (so a `limit`
  * stops early); sorted or projected reads go through mingo's cursor.
  */
-export function readDocuments(coll: Collection | undefined, filter: unknown, opts: ReadOptions): Iterator<Document> {
+export function readDocuments(
+  coll: Collection | undefined,
+  filter: unknown,
+  opts: ReadOptions,
+): Iterator<Document> {
   const m = matcher(coll, filter, opts);
   const skip = opts.skip ?? 0;
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
@@ -60,14 +69,26 @@ export function readDocuments(coll: Collection | undefined, filter: unknown, opt
   }
   let docs: Iterator<Document>;
   if (opts.sort) {
-    docs = drain(withWindow(find(m.matches(), {}, undefined, { ...MINGO_OPTIONS, collation: opts.collation }), opts.sort, skip, limit));
+    docs = drain(
+      withWindow(
+        find(m.matches(), {}, undefined, { ...MINGO_OPTIONS, collation: opts.collation }),
+        opts.sort,
+        skip,
+        limit,
+      ),
+    );
   } else {
     docs = window(m.matches(), skip, limit);
   }
   return fastProject ? map(docs, fastProject) : docs;
 }
 
-function withWindow(cursor: Cursor<Document>, sort: Document | undefined, skip: number, limit: number): Cursor<Document> {
+function withWindow(
+  cursor: Cursor<Document>,
+  sort: Document | undefined,
+  skip: number,
+  limit: number,
+): Cursor<Document> {
   if (sort) cursor.sort(sort);
   if (skip > 0) cursor.skip(skip);
   if (limit !== Infinity) cursor.limit(limit);
@@ -103,7 +124,8 @@ function* map(source: Iterator<Document>, f: (doc: Document) => Document): Gener
 /** Counts matching documents (with skip and limit). */
 export function countDocuments(coll: Collection | undefined, filter: unknown, opts: ReadOptions): number {
   if (!coll) return 0;
-  const isEmptyFilter = filter === undefined || filter === null || (isPlainObject(filter) && Object.keys(filter).length === 0);
+  const isEmptyFilter =
+    filter === undefined || filter === null || (isPlainObject(filter) && Object.keys(filter).length === 0);
   let total: number;
   if (isEmptyFilter && coll.ttl.length === 0) total = coll.docs.size;
   else {

@@ -135,12 +135,20 @@ const BAD_DB_CHARS = /[/\\. "$*<>:|?\0]/;
 
 /** MongoDB's naming rules, so that data written here is also valid on a real server. */
 export function validateNamespace(db: string, coll?: string): void {
-  if (db === '' || db.length > 63 || BAD_DB_CHARS.test(db)) throw fail(ErrorCodes.InvalidNamespace, `Invalid database name: '${db}'`);
+  if (db === '' || db.length > 63 || BAD_DB_CHARS.test(db))
+    throw fail(ErrorCodes.InvalidNamespace, `Invalid database name: '${db}'`);
   if (coll === undefined) return;
-  if (coll === '' || coll.includes('\0') || coll.includes('$') || coll.startsWith('.') || coll.startsWith('system.')) {
+  if (
+    coll === '' ||
+    coll.includes('\0') ||
+    coll.includes('$') ||
+    coll.startsWith('.') ||
+    coll.startsWith('system.')
+  ) {
     throw fail(ErrorCodes.InvalidNamespace, `Invalid collection name: '${coll}'`);
   }
-  if (db.length + 1 + coll.length > 255) throw fail(ErrorCodes.InvalidNamespace, `Fully qualified namespace is too long: ${db}.${coll}`);
+  if (db.length + 1 + coll.length > 255)
+    throw fail(ErrorCodes.InvalidNamespace, `Fully qualified namespace is too long: ${db}.${coll}`);
 }
 
 /**

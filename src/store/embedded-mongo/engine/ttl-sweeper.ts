@@ -8,7 +8,8 @@ import { withBatch, type Store } from './store';
  */
 export async function sweepExpired(store: Store, now = Date.now()): Promise<number> {
   let any = false;
-  for (const colls of store.dbs.values()) for (const coll of colls.values()) if (coll.ttl.length > 0) any = true;
+  for (const colls of store.dbs.values())
+    for (const coll of colls.values()) if (coll.ttl.length > 0) any = true;
   if (!any) return 0;
   return withBatch(store, (batch) => {
     let n = 0;

@@ -26,10 +26,16 @@ export function prepareOperators(doc: Document, ops: Document): Document {
       }
       if (current === undefined) continue;
       if (NUMERIC_OPS.has(op) && !isNumeric(current)) {
-        throw fail(ErrorCodes.TypeMismatch, `Cannot apply ${op} to a value of non-numeric type. Field '${path}' is of type ${typeName(current)}`);
+        throw fail(
+          ErrorCodes.TypeMismatch,
+          `Cannot apply ${op} to a value of non-numeric type. Field '${path}' is of type ${typeName(current)}`,
+        );
       }
       if (ARRAY_OPS.has(op) && !Array.isArray(current)) {
-        throw fail(ErrorCodes.BadValue, `Cannot apply ${op} to non-array field. Field named '${path}' has non-array type ${typeName(current)}`);
+        throw fail(
+          ErrorCodes.BadValue,
+          `Cannot apply ${op} to non-array field. Field named '${path}' has non-array type ${typeName(current)}`,
+        );
       }
     }
   }
@@ -42,9 +48,14 @@ export function prepareOperators(doc: Document, ops: Document): Document {
       keep[path] = spec;
       continue;
     }
-    if (path in push) throw fail(ErrorCodes.ConflictingUpdateOperators, `Updating the path '${path}' would create a conflict at '${path}'`);
+    if (path in push)
+      throw fail(
+        ErrorCodes.ConflictingUpdateOperators,
+        `Updating the path '${path}' would create a conflict at '${path}'`,
+      );
     const each = isPlainObject(spec) && '$each' in spec ? spec.$each : [spec];
-    if (!Array.isArray(each)) throw fail(ErrorCodes.TypeMismatch, 'The argument to $each in $addToSet must be an array');
+    if (!Array.isArray(each))
+      throw fail(ErrorCodes.TypeMismatch, 'The argument to $each in $addToSet must be an array');
     const current = resolve(doc, path) as unknown[] | undefined;
     const seen = new Set((current ?? []).map(valueKey));
     const toAdd: unknown[] = [];
@@ -101,7 +112,10 @@ function resolve(doc: Document, path: string): unknown {
       if (cur === undefined) return undefined;
     } else {
       const parent = parts.slice(0, i).join('.');
-      throw fail(ErrorCodes.PathNotViable, `Cannot create field '${part}' in element {${parent}: ${typeName(cur)}}`);
+      throw fail(
+        ErrorCodes.PathNotViable,
+        `Cannot create field '${part}' in element {${parent}: ${typeName(cur)}}`,
+      );
     }
   }
   return cur;

@@ -17,19 +17,30 @@ export type UpdateSpec =
   | { kind: 'replacement'; doc: Document }
   | { kind: 'pipeline'; stages: Document[] };
 
-const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
+const PIPELINE_UPDATE_STAGES = new Set([
+  '$addFields',
+  '$set',
+  '$project',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
+]);
 
 export function parseUpdate(u: unknown): UpdateSpec {
   if (Array.isArray(u)) {
     for (const stage of u) {
       const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
       if (!name || Object.keys(stage as Document).length !== 1 || !PIPELINE_UPDATE_STAGES.has(name)) {
-        throw fail(ErrorCodes.InvalidPipelineOperator, `Invalid update pipeline stage: ${JSON.stringify(name ?? stage)}`);
+        throw fail(
+          ErrorCodes.InvalidPipelineOperator,
+          `Invalid update pipeline stage: ${JSON.stringify(name ?? stage)}`,
+        );
       }
     }
     return { kind: 'pipeline', stages: u as Document[] };
   }
-  if (!isPlainObject(u)) throw fail(ErrorCodes.FailedToParse, 'Update argument must be either an object or an array');
+  if (!isPlainObject(u))
+    throw fail(ErrorCodes.FailedToParse, 'Update argument must be either an object or an array');
   const keys = Object.keys(u);
   const operators = keys.filter((k) => k.startsWith('$'));
   if (operators.length === 0) {
@@ -37,11 +48,18 @@ export function parseUpdate(u: unknown): UpdateSpec {
   }
   if (operators.length !== keys.length) {
     const bad = keys.find((k) => !k.startsWith('$'));
-    throw fail(ErrorCodes.FailedToParse, `Unknown modifier: ${bad}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    throw fail(
+      ErrorCodes.FailedToParse,
+      `Unknown modifier: ${bad}. Expected a valid update modifier or pipeline-style update specified as an array`,
+    );
   }
   const { $setOnInsert, ...ops } = u;
   for (const [op, arg] of Object.entries(u)) {
-    if (!isPlainObject(arg)) throw fail(ErrorCodes.FailedToParse, `Modifiers operate on fields but we found type ${typeof arg} instead for ${op}`);
+    if (!isPlainObject(arg))
+      throw fail(
+        ErrorCodes.FailedToParse,
+        `Modifiers operate on fields but we found type ${typeof arg} instead for ${op}`,
+      );
   }
   return { kind: 'operators', ops, setOnInsert: $setOnInsert as Document | undefined };
 }
@@ -57,7 +75,12 @@ export interface ApplyContext {
  * Applies `spec` to a copy of `doc`. Returns the new document, or undefined when nothing changed
  * (MongoDB does not count such a document as modified). Never mutates `doc`.
  */
-export function applyUpdate(doc: Document, spec: UpdateSpec, ctx: ApplyContext, inserting = false): Document | undefined {
+export function applyUpdate(
+  doc: Document,
+  spec: UpdateSpec,
+  ctx: ApplyContext,
+  inserting = false,
+): Document | undefined {
   let next: Document;
   let changed: boolean;
   let fast: ReturnType<typeof fastUpdate>;
@@ -83,13 +106,19 @@ export function applyUpdate(doc: Document, spec: UpdateSpec, ctx: ApplyContext, 
     // mingo needs the filter only to resolve the positional `$`; skip recompiling it otherwise.
     const condition = !inserting && usesPositional(spec.ops) ? ctx.filter : undefined;
     const ops = prepareOperators(next, spec.ops);
-    const paths = Object.keys(ops).length > 0 ? mingoUpdate(next, ops, ctx.arrayFilters, condition, { queryOptions: MINGO_OPTIONS }) : [];
+    const paths =
+      Object.keys(ops).length > 0
+        ? mingoUpdate(next, ops, ctx.arrayFilters, condition, { queryOptions: MINGO_OPTIONS })
+        : [];
     changed = paths.length > 0;
     if (inserting && spec.setOnInsert && Object.keys(spec.setOnInsert).length > 0) {
       const onInsert = prepareOperators(next, { $set: spec.setOnInsert });
-      changed = mingoUpdate(next, onInsert, ctx.arrayFilters, undefined, { queryOptions: MINGO_OPTIONS }).length > 0 || changed;
+      changed =
+        mingoUpdate(next, onInsert, ctx.arrayFilters, undefined, { queryOptions: MINGO_OPTIONS }).length >
+          0 || changed;
     }
-    if (!(inserting && doc._id === undefined) && valueKey(next._id) !== valueKey(doc._id)) throw immutableId(next._id);
+    if (!(inserting && doc._id === undefined) && valueKey(next._id) !== valueKey(doc._id))
+      throw immutableId(next._id);
   }
   if (inserting) return next; // the caller adds `_id` and validates
   if (!changed) return undefined;
@@ -149,7 +178,8 @@ export function validateDocument(doc: Document, checkSize: boolean): void {
   if (id instanceof RegExp) throw fail(ErrorCodes.BadValue, "can't use a regex for _id");
   if (id === undefined) throw fail(ErrorCodes.BadValue, 'document has no _id');
   for (const k of Object.keys(doc)) {
-    if (k.startsWith('$')) throw fail(ErrorCodes.BadValue, `Document can't have $ prefixed field names at the top level: ${k}`);
+    if (k.startsWith('$'))
+      throw fail(ErrorCodes.BadValue, `Document can't have $ prefixed field names at the top level: ${k}`);
   }
   if (checkSize && calculateObjectSize(doc) > MAX_BSON_SIZE) {
     throw fail(ErrorCodes.BSONObjectTooLarge, 'Resulting document after update is larger than 16777216');

@@ -25,7 +25,8 @@ export function valueKey(value: unknown): string {
   if (value instanceof ObjectId) return 'o' + value.toHexString();
   if (value instanceof Date) return 'd' + value.getTime();
   if (Array.isArray(value)) return '[' + value.map(valueKey).join(',') + ']';
-  if (value instanceof Binary) return 'x' + value.sub_type + ':' + Buffer.from(value.buffer).toString('base64');
+  if (value instanceof Binary)
+    return 'x' + value.sub_type + ':' + Buffer.from(value.buffer).toString('base64');
   if (value instanceof Long) return numberKey(value.toNumber(), value.toString());
   if (value instanceof Decimal128) return 'n' + value.toString();
   if (value instanceof RegExp) return 'r' + value.source + '/' + value.flags;
@@ -49,4 +50,14 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   if (value === null || typeof value !== 'object') return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * `target[key] = value` that also works for a field named `__proto__` (a plain assignment would
+ * replace the object's prototype instead of creating the field).
+ */
+export function setField(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

@@ -45,7 +45,7 @@ export class DataDirLock {
           // vanished meanwhile: retry
         }
         if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
-          throw new Error(`data directory ${dir} is in use by process ${owner}`);
+          throw new Error(`data directory ${dir} is in use by process ${owner}`, { cause: err });
         }
         rmSync(file, { force: true });
       }

@@ -37,7 +37,8 @@ export async function syncDirectory(dir: string): Promise<void> {
     await handle.sync();
   } catch (err) {
     // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic there.
-    if ((err as NodeJS.ErrnoException).code !== 'EISDIR' && (err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'EISDIR' && (err as NodeJS.ErrnoException).code !== 'EPERM')
+      throw err;
   } finally {
     await handle?.close();
   }

@@ -50,7 +50,12 @@ export class Journal {
   }
 
   /** Opens an existing journal file (already holding a snapshot) for appending. */
-  static async open(path: string, snapshot: SnapshotSource, logger: Logger, options: JournalOptions = {}): Promise<Journal> {
+  static async open(
+    path: string,
+    snapshot: SnapshotSource,
+    logger: Logger,
+    options: JournalOptions = {},
+  ): Promise<Journal> {
     const handle = await fsp.open(path, 'a');
     const { size } = await handle.stat();
     return new Journal(handle, path, size, snapshot, logger, options);
@@ -74,7 +79,10 @@ export class Journal {
   private async flushLoop(): Promise<void> {
     try {
       while (this.pending.length > 0 && !this.failure) {
-        if (this.bytesSinceSnapshot > this.compactMinBytes && this.bytesSinceSnapshot > this.compactRatio * this.snapshotBytes) {
+        if (
+          this.bytesSinceSnapshot > this.compactMinBytes &&
+          this.bytesSinceSnapshot > this.compactRatio * this.snapshotBytes
+        ) {
           if (await this.compact()) continue;
         }
         const buffers = this.pending;
@@ -89,7 +97,9 @@ export class Journal {
           this.bytesSinceSnapshot += bytes;
           for (const w of waiters) w.resolve();
         } catch (err) {
-          this.failure = new Error(`journal write failed, writes are refused until restart: ${(err as Error).message}`);
+          this.failure = new Error(
+            `journal write failed, writes are refused until restart: ${(err as Error).message}`,
+          );
           this.logger.error({ err }, 'embedded-mongo journal write failed');
           for (const w of waiters) w.reject(this.failure);
         }

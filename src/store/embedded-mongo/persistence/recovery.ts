@@ -25,7 +25,11 @@ export interface PersistentStore {
  * Opens a data directory: takes its lock, replays the journal (stopping at a torn tail), writes a
  * compacted snapshot of the recovered state atomically, then opens it for appending.
  */
-export async function openPersistentStore(dir: string, logger: Logger, options: JournalOptions = {}): Promise<PersistentStore> {
+export async function openPersistentStore(
+  dir: string,
+  logger: Logger,
+  options: JournalOptions = {},
+): Promise<PersistentStore> {
   mkdirSync(dir, { recursive: true });
   const lock = DataDirLock.acquire(dir);
   try {
@@ -46,7 +50,10 @@ export async function openPersistentStore(dir: string, logger: Logger, options: 
             'embedded-mongo journal ends with a torn or corrupt record; it was never acknowledged and is ignored',
           );
         }
-        logger.info({ records: outcome.records, skipped, ms: Date.now() - started }, 'embedded-mongo journal replayed');
+        logger.info(
+          { records: outcome.records, skipped, ms: Date.now() - started },
+          'embedded-mongo journal replayed',
+        );
       } finally {
         closeSync(fd);
       }
@@ -56,9 +63,13 @@ export async function openPersistentStore(dir: string, logger: Logger, options: 
     return {
       store,
       close: async () => {
-        await store.journal?.close();
-        store.journal = null;
-        lock.release();
+        try {
+          // The closed journal stays attached: a late write is refused rather than acknowledged
+          // without being durable.
+          await store.journal?.close();
+        } finally {
+          lock.release();
+        }
       },
     };
   } catch (err) {
@@ -120,7 +131,10 @@ export function applyRecord(store: Store, rec: Document, logger: Logger): boolea
         return false;
     }
   } catch (err) {
-    logger.error({ err, op: rec.o, db: rec.d, coll: rec.c }, 'embedded-mongo journal record could not be applied; skipped');
+    logger.error(
+      { err, op: rec.o, db: rec.d, coll: rec.c },
+      'embedded-mongo journal record could not be applied; skipped',
+    );
     return false;
   }
 }

@@ -4,7 +4,16 @@ import { runCommand } from '../commands/dispatch';
 import type { ServerContext } from '../commands/types';
 import { ErrorCodes, MongoCommandError } from '../errors';
 import { MAX_MESSAGE_SIZE_BYTES } from '../commands/handshake';
-import { encodeDocument, frameReply, HEADER_SIZE, OP_MSG, OP_QUERY, parseRequest, readHeader, type ParsedRequest } from './protocol';
+import {
+  encodeDocument,
+  frameReply,
+  HEADER_SIZE,
+  OP_MSG,
+  OP_QUERY,
+  parseRequest,
+  readHeader,
+  type ParsedRequest,
+} from './protocol';
 
 /**
  * One client connection: splits the byte stream into messages, runs them one at a time (like
@@ -28,7 +37,9 @@ export class WireConnection {
     // Replies are small and latency-bound; Nagle would hold them back waiting for the next ACK.
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('error', (err) => ctx.logger.debug({ err, connectionId: id }, 'embedded-mongo connection error'));
+    socket.on('error', (err) =>
+      ctx.logger.debug({ err, connectionId: id }, 'embedded-mongo connection error'),
+    );
     socket.on('close', () => {
       this.closed = true;
       this.queue = [];
@@ -42,7 +53,10 @@ export class WireConnection {
       const head = this.chunks[0].length >= 4 ? this.chunks[0] : this.concat();
       const length = head.readInt32LE(0);
       if (length < HEADER_SIZE + 1 || length > MAX_MESSAGE_SIZE_BYTES) {
-        this.ctx.logger.warn({ connectionId: this.id, length }, 'embedded-mongo: bad message length, closing connection');
+        this.ctx.logger.warn(
+          { connectionId: this.id, length },
+          'embedded-mongo: bad message length, closing connection',
+        );
         this.socket.destroy();
         return;
       }
@@ -84,7 +98,10 @@ export class WireConnection {
     const header = readHeader(msg);
     if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) {
       // Legacy CRUD opcodes and OP_COMPRESSED (never offered in hello) have no sensible reply.
-      this.ctx.logger.warn({ connectionId: this.id, opCode: header.opCode }, 'embedded-mongo: unsupported opcode, closing connection');
+      this.ctx.logger.warn(
+        { connectionId: this.id, opCode: header.opCode },
+        'embedded-mongo: unsupported opcode, closing connection',
+      );
       this.socket.destroy();
       return undefined;
     }
@@ -98,7 +115,9 @@ export class WireConnection {
     }
     const result = runCommand({ db: req.db, cmd: req.command, connectionId: this.id, ctx: this.ctx });
     if (result instanceof Promise) {
-      return result.then((reply) => (req.moreToCome ? undefined : this.frame(header.requestId, reply, req.legacy)));
+      return result.then((reply) =>
+        req.moreToCome ? undefined : this.frame(header.requestId, reply, req.legacy),
+      );
     }
     // w:0 (moreToCome): the client does not read a reply.
     return req.moreToCome ? undefined : this.frame(header.requestId, result, req.legacy);

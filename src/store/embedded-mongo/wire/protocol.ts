@@ -129,7 +129,8 @@ function parseOpQuery(msg: Buffer, header: MessageHeader): ParsedRequest {
   let command = deserialize(msg.subarray(offset, offset + size), WIRE_BSON_OPTIONS);
   // Drivers wrap commands in `$query` when they add read preferences through OP_QUERY.
   if (command.$query && typeof command.$query === 'object') command = command.$query as Document;
-  if (!fullName.endsWith('.$cmd')) throw new ProtocolError(`legacy OP_QUERY on '${fullName}' is not supported`);
+  if (!fullName.endsWith('.$cmd'))
+    throw new ProtocolError(`legacy OP_QUERY on '${fullName}' is not supported`);
   const db = fullName.slice(0, -'.$cmd'.length);
   return { header, command, db, moreToCome: false, legacy: true };
 }

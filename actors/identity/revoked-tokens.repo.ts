@@ -1,0 +1,54 @@
+import {
+  RevokedTokenDocumentSchema,
+  type RevokedTokenDocument,
+} from '../../schemas/documents/revoked-token';
+import { defineCollection, type DocumentStore, type Repository } from '../../src/store/mongo';
+import type { RevocationRecord, RevocationStore } from './token-service';
+
+/** `revoked_tokens`: durable copy of token revocations, dropped by a TTL index once useless. */
+export const revokedTokensCollection = defineCollection({
+  name: 'revoked_tokens',
+  schema: RevokedTokenDocumentSchema,
+  indexes: [{ key: { expiresAt: 1 }, name: 'ttl_expiresAt', expireAfterSeconds: 0 }],
+});
+
+/** The `RevocationStore` of `TokenService` on the document store. */
+export class RevokedTokensRepo implements RevocationStore {
+  private readonly repo: Repository<RevokedTokenDocument>;
+
+  constructor(documents: DocumentStore) {
+    this.repo = documents.repository(revokedTokensCollection);
+  }
+
+  async save(record: RevocationRecord): Promise<void> {
+    const revokedAt = new Date();
+    if (record.kind === 'token') {
+      await this.repo.insertIfAbsent({ _id: record.jti, kind: 'token', revokedAt, expiresAt: record.expiresAt });
+      return;
+    }
+    // A later cutoff replaces an earlier one, never the reverse ($max), whatever the arrival order.
+    await this.repo.updateOne(
+      { _id: `sub:${record.subject}` },
+      {
+        $set: { kind: 'subject', revokedAt },
+        $max: { notBefore: record.notBefore, expiresAt: record.expiresAt },
+      },
+      { upsert: true },
+    );
+  }
+
+  async *active(now: Date): AsyncIterable<RevocationRecord> {
+    const cursor = this.repo.raw.find({ expiresAt: { $gt: now } });
+    try {
+      for await (const raw of cursor) {
+        const doc = this.repo.parse(raw);
+        if (doc.kind === 'token') yield { kind: 'token', jti: doc._id, expiresAt: doc.expiresAt };
+        else if (doc.notBefore !== undefined) {
+          yield { kind: 'subject', subject: doc._id.slice(4), notBefore: doc.notBefore, expiresAt: doc.expiresAt };
+        }
+      }
+    } finally {
+      await cursor.close();
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import type { Channel, ConsumeMessage } from 'amqplib';
+
+/**
+ * Settles the deliveries of one consumer channel, coalescing acknowledgements: acks that complete
+ * in the same event-loop turn go out as one `basic.ack multiple` for the longest run of settled
+ * deliveries at the head, and individually beyond a gap (a turn still running). On a quorum queue
+ * each ack frame is a Raft command in the broker, so this cuts the broker's work under load without
+ * ever acknowledging a delivery whose turn has not ended. Nacks go out at once.
+ */
+export class AckBatcher {
+  /** Unsettled deliveries in delivery order (delivery tags increase on a channel). */
+  private readonly outstanding: ConsumeMessage[] = [];
+  private readonly done = new Set<ConsumeMessage>();
+  private scheduled = false;
+
+  constructor(
+    private readonly channel: Channel,
+    private readonly isClosed: () => boolean,
+  ) {}
+
+  delivered(message: ConsumeMessage): void {
+    this.outstanding.push(message);
+  }
+
+  ack(message: ConsumeMessage): void {
+    this.done.add(message);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  nack(message: ConsumeMessage, requeue: boolean): void {
+    this.forget(message);
+    if (!this.isClosed()) this.channel.nack(message, false, requeue);
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    // A closed channel cannot settle anything: the broker has already put the messages back.
+    if (this.isClosed()) return;
+    try {
+      this.settleDone();
+    } catch (_) {
+      // Closed during the flush: same as above.
+    }
+  }
+
+  private settleDone(): void {
+    let head = 0;
+    while (head < this.outstanding.length && this.done.has(this.outstanding[head])) head++;
+    if (head > 0) {
+      const settled = this.outstanding.splice(0, head);
+      for (const m of settled) this.done.delete(m);
+      this.channel.ack(settled[settled.length - 1], head > 1);
+    }
+    for (const m of this.done) {
+      this.forget(m);
+      this.channel.ack(m, false);
+    }
+    this.done.clear();
+  }
+
+  private forget(message: ConsumeMessage): void {
+    const i = this.outstanding.indexOf(message);
+    if (i !== -1) this.outstanding.splice(i, 1);
+  }
+}

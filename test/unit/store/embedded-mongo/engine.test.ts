@@ -1,0 +1,219 @@
+import { Long, ObjectId, UUID, type Document } from 'bson';
+import { Query } from 'mingo';
+import { compileFastFilter } from '../../../../src/store/embedded-mongo/engine/fast-filter';
+import { fastUpdate } from '../../../../src/store/embedded-mongo/engine/fast-update';
+import { matcher } from '../../../../src/store/embedded-mongo/engine/planner';
+import { lookupKey, IndexKeyer } from '../../../../src/store/embedded-mongo/engine/index-spec';
+import { compileFastProjection } from '../../../../src/store/embedded-mongo/engine/projection';
+import { Store, withBatch } from '../../../../src/store/embedded-mongo/engine/store';
+import { sweepExpired } from '../../../../src/store/embedded-mongo/engine/ttl-sweeper';
+import { applyUpdate, parseUpdate } from '../../../../src/store/embedded-mongo/engine/update';
+import { valueKey } from '../../../../src/store/embedded-mongo/engine/value-key';
+
+describe('canonical value keys', () => {
+  it('equal exactly when MongoDB equality says so', () => {
+    expect(valueKey(1)).toBe(valueKey(1.0));
+    expect(valueKey(1)).toBe(valueKey(Long.fromNumber(1)));
+    expect(valueKey(0)).toBe(valueKey(-0));
+    expect(valueKey(1)).not.toBe(valueKey('1'));
+    expect(valueKey(true)).not.toBe(valueKey(1));
+    expect(valueKey(new Date(5))).not.toBe(valueKey(5));
+    const id = new ObjectId();
+    expect(valueKey(id)).toBe(valueKey(new ObjectId(id.toHexString())));
+    const uuid = new UUID();
+    expect(valueKey(uuid)).toBe(valueKey(new UUID(uuid.toHexString())));
+    expect(valueKey({ a: 1, b: 2 })).not.toBe(valueKey({ b: 2, a: 1 }));
+    expect(valueKey(Long.fromString('9007199254740993'))).not.toBe(
+      valueKey(Long.fromString('9007199254740992')),
+    );
+  });
+
+  it('cannot confuse compound index keys', () => {
+    expect(lookupKey(['a|sb', 'c'])).not.toBe(lookupKey(['a', 'b|sc']));
+    expect(lookupKey(['a', 'b'])).not.toBe(lookupKey(['ab', '']));
+    const keyer = new IndexKeyer({ v: 2, key: { org: 1, tags: 1 }, name: 'x', unique: true });
+    expect(keyer.entries({ _id: 1, org: 'o', tags: ['a', 'b', 'a'] }).map((e) => e.key)).toEqual([
+      lookupKey(['o', 'a']),
+      lookupKey(['o', 'b']),
+    ]);
+    expect(keyer.entries({ _id: 1 }).map((e) => e.values)).toEqual([[null, null]]);
+    expect(() =>
+      new IndexKeyer({ v: 2, key: { a: 1, b: 1 }, name: 'p' }).entries({ _id: 1, a: [1, 2], b: [3, 4] }),
+    ).toThrow(/parallel arrays/);
+  });
+});
+
+describe('fast filter', () => {
+  const oid = new ObjectId('65a000000000000000000001');
+  const docs: Document[] = [
+    {},
+    { a: 1 },
+    { a: 2 },
+    { a: '1' },
+    { a: null },
+    { a: [1, 5] },
+    { a: [] },
+    { a: { b: 1 } },
+    { a: [{ b: 1 }, { b: 7 }] },
+    { a: true },
+    { a: new Date(1000) },
+    { a: oid },
+    { a: 1.5 },
+    { a: 'abc' },
+    { a: ['x', 'y'] },
+    { b: 1 },
+    { a: 1, b: 1 },
+  ];
+  const filters: Document[] = [
+    { a: 1 },
+    { a: '1' },
+    { a: true },
+    { a: { $eq: 1 } },
+    { a: { $ne: 1 } },
+    { a: { $in: [1, 'x'] } },
+    { a: { $nin: [1, 'x'] } },
+    { a: { $gt: 1 } },
+    { a: { $gte: 1 } },
+    { a: { $lt: 2 } },
+    { a: { $lte: 1.5 } },
+    { a: { $gt: 'a' } },
+    { a: { $exists: true } },
+    { a: { $exists: false } },
+    { 'a.b': 1 },
+    { 'a.b': { $gt: 1 } },
+    { a: new Date(1000) },
+    { a: { $gt: new Date(0) } },
+    { a: oid },
+    { a: { $gte: 1, $lt: 5 } },
+    { $and: [{ a: { $exists: true } }, { a: { $ne: 2 } }] },
+    { a: 1, b: 1 },
+    {},
+  ];
+
+  it('agrees with mingo on every supported filter', () => {
+    for (const filter of filters) {
+      const fast = compileFastFilter(filter);
+      expect(fast).toBeDefined();
+      const query = new Query(filter);
+      for (const doc of docs) expect([filter, doc, fast!(doc)]).toEqual([filter, doc, query.test(doc)]);
+    }
+  });
+
+  it('follows MongoDB where mingo does not', () => {
+    expect(compileFastFilter({ a: 2 })!({ a: Long.fromNumber(2) })).toBe(true);
+    expect(compileFastFilter({ 'a.b': 1 })!({ a: [[1]] })).toBe(false);
+  });
+
+  it('leaves everything else to mingo', () => {
+    for (const f of [
+      { a: null },
+      { a: /x/ },
+      { a: { $regex: 'x' } },
+      { $or: [{ a: 1 }] },
+      { a: [1] },
+      { a: { b: 1 } },
+      { 'a.0': 1 },
+      { a: { $size: 1 } },
+      { a: NaN },
+    ]) {
+      expect(compileFastFilter(f)).toBeUndefined();
+    }
+  });
+});
+
+describe('fast update and projection', () => {
+  it('applies $set/$inc/$unset without touching the original and shares untouched parts', () => {
+    const doc = { _id: 1, n: 1, meta: { a: 1, b: { c: 2 } }, big: { keep: [1, 2, 3] } };
+    const frozen = JSON.stringify(doc);
+    const r = fastUpdate(doc, {
+      $set: { 'meta.b.c': 3, fresh: 'x' },
+      $inc: { n: 2, 'counters.hits': 1 },
+      $unset: { 'meta.a': '' },
+    })!;
+    expect(r.changed).toBe(true);
+    expect(r.doc).toEqual({
+      _id: 1,
+      n: 3,
+      meta: { b: { c: 3 } },
+      big: { keep: [1, 2, 3] },
+      fresh: 'x',
+      counters: { hits: 1 },
+    });
+    expect(JSON.stringify(doc)).toBe(frozen);
+    expect(r.doc.big).toBe(doc.big);
+    expect(fastUpdate(doc, { $set: { n: 1 }, $unset: { missing: '' } })!.changed).toBe(false);
+  });
+
+  it('declines what it does not cover', () => {
+    expect(fastUpdate({ _id: 1, a: [1] }, { $set: { 'a.0': 2 } })).toBeUndefined();
+    expect(fastUpdate({ _id: 1, a: [{ b: 1 }] }, { $set: { 'a.b': 2 } })).toBeUndefined();
+    expect(fastUpdate({ _id: 1, a: 's' }, { $inc: { a: 1 } })).toBeUndefined();
+    expect(fastUpdate({ _id: 1 }, { $set: { a: 1 }, $inc: { a: 1 } })).toBeUndefined();
+    expect(fastUpdate({ _id: 1 }, { $push: { a: 1 } })).toBeUndefined();
+    expect(fastUpdate({ _id: 1 }, { $set: { __proto__x: 1, ['__proto__']: 1 } })).toBeUndefined();
+  });
+
+  it('gives the same result as the general path', () => {
+    const doc = { _id: 'x', state: 'a', version: 4, nested: { k: 'v' } };
+    const u = { $set: { state: 'b', 'nested.k': 'w' }, $inc: { version: 1 } };
+    const general = applyUpdate(doc, parseUpdate({ ...u, $currentDate: {} }), {});
+    expect(fastUpdate(doc, u)!.doc).toEqual(general);
+  });
+
+  it('projects plain inclusions and exclusions in document order', () => {
+    const doc = { _id: 1, b: 2, a: 1, c: 3 };
+    expect(Object.keys(compileFastProjection({ a: 1, b: 1 })!(doc))).toEqual(['_id', 'b', 'a']);
+    expect(compileFastProjection({ _id: 0, c: true })!(doc)).toEqual({ c: 3 });
+    expect(compileFastProjection({ b: 0 })!(doc)).toEqual({ _id: 1, a: 1, c: 3 });
+    expect(compileFastProjection({ _id: 1 })!(doc)).toEqual({ _id: 1 });
+    expect(compileFastProjection({ 'a.b': 1 })).toBeUndefined();
+    expect(compileFastProjection({ a: { $slice: 1 } })).toBeUndefined();
+    expect(compileFastProjection({ a: 1, b: 0 })).toBeUndefined();
+  });
+});
+
+describe('TTL sweeper', () => {
+  it('deletes expired documents from memory', async () => {
+    const store = new Store();
+    await withBatch(store, (batch) => {
+      const coll = batch.ensureCollection('db', 'ttl');
+      batch.createIndex(coll, { v: 2, key: { at: 1 }, name: 'at_1', expireAfterSeconds: 10 });
+      batch.insert(coll, { _id: 'old', at: new Date(Date.now() - 60_000) });
+      batch.insert(coll, { _id: 'older-in-array', at: ['not a date', new Date(Date.now() - 60_000)] });
+      batch.insert(coll, { _id: 'new', at: new Date() });
+      batch.insert(coll, { _id: 'none' });
+    });
+    expect(await sweepExpired(store)).toBe(2);
+    expect([...store.collection('db', 'ttl')!.docs.values()].map((d) => d._id)).toEqual(['new', 'none']);
+    expect(await sweepExpired(store)).toBe(0);
+  });
+});
+
+describe('query planning', () => {
+  it('answers _id and unique-index equality from hash maps, not by scanning', async () => {
+    const store = new Store();
+    await withBatch(store, (batch) => {
+      const coll = batch.ensureCollection('db', 'users');
+      batch.createIndex(coll, { v: 2, key: { email: 1 }, name: 'email_1', unique: true });
+      batch.createIndex(coll, { v: 2, key: { org: 1, login: 1 }, name: 'org_login', unique: true });
+      batch.createIndex(coll, { v: 2, key: { nick: 1 }, name: 'nick_1', unique: true, sparse: true });
+      for (let i = 0; i < 20_000; i++)
+        batch.insert(coll, { _id: i, email: `u${i}@x`, org: `o${i % 7}`, login: `l${i}`, nick: `n${i}` });
+    });
+    const coll = store.collection('db', 'users')!;
+    const candidates = (filter: Document) => [...matcher(coll, filter).candidates()].length;
+    expect(candidates({ _id: 123 })).toBe(1);
+    expect(candidates({ _id: { $in: [1, 2, 99999] } })).toBe(2);
+    expect(candidates({ _id: 5, email: 'wrong' })).toBe(1);
+    expect(candidates({ email: 'u77@x' })).toBe(1);
+    expect(candidates({ email: { $eq: 'u77@x' }, org: 'o0' })).toBe(1);
+    expect(candidates({ login: 'l8', org: 'o1' })).toBe(1);
+    expect(candidates({ email: 'nobody' })).toBe(0);
+    // Not answerable from a complete unique index: scans.
+    expect(candidates({ org: 'o1' })).toBe(20_000);
+    expect(candidates({ nick: 'n1' })).toBe(20_000); // sparse indexes miss documents without the field
+    expect([...matcher(coll, { email: 'u77@x', org: 'o3' }).matches()]).toEqual([]);
+    expect([...matcher(coll, { email: 'u77@x', org: 'o0' }).matches()].map((d) => d._id)).toEqual([77]);
+    expect([...matcher(coll, { login: 'l8', org: 'o1' }).matches()].map((d) => d._id)).toEqual([8]);
+  });
+});

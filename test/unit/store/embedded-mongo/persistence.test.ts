@@ -1,0 +1,100 @@
+import {
+  closeSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serialize } from 'bson';
+import { silentLogger } from '../../../../src/logging/logger';
+import { withBatch } from '../../../../src/store/embedded-mongo/engine/store';
+import {
+  JOURNAL_MAGIC,
+  frameRecord,
+  readRecords,
+} from '../../../../src/store/embedded-mongo/persistence/record-codec';
+import { JOURNAL_FILE, openPersistentStore } from '../../../../src/store/embedded-mongo/persistence/recovery';
+
+function read(file: string): { payloads: number; ignored: number } {
+  const fd = openSync(file, 'r');
+  try {
+    let payloads = 0;
+    const outcome = readRecords(fd, fstatSync(fd).size, () => (payloads += 1));
+    return { payloads, ignored: outcome.ignoredBytes };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe('journal records', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'emb-mongo-rec-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('stops at a torn header, a torn payload or a bad checksum', () => {
+    const file = path.join(dir, 'j');
+    const records = [1, 2, 3].map((i) => Buffer.concat(frameRecord(serialize({ i, pad: 'x'.repeat(100) }))));
+    const good = Buffer.concat([JOURNAL_MAGIC, ...records]);
+    writeFileSync(file, good);
+    expect(read(file)).toEqual({ payloads: 3, ignored: 0 });
+    writeFileSync(file, good.subarray(0, good.length - 50));
+    expect(read(file)).toEqual({ payloads: 2, ignored: records[2].length - 50 });
+    writeFileSync(file, Buffer.concat([good, Buffer.from([1, 2, 3])]));
+    expect(read(file)).toEqual({ payloads: 3, ignored: 3 });
+    const flipped = Buffer.from(good);
+    flipped[JOURNAL_MAGIC.length + records[0].length + 20] ^= 1;
+    writeFileSync(file, flipped);
+    expect(read(file)).toEqual({ payloads: 1, ignored: records[1].length + records[2].length });
+    writeFileSync(file, Buffer.from('not a journal at all, sorry'));
+    expect(() => read(file)).toThrow(/magic/);
+  });
+
+  it('recovers, compacts at start and online, and survives reopening', async () => {
+    let opened = await openPersistentStore(dir, silentLogger, {
+      compactMinBytes: 16 * 1024,
+      compactRatio: 1,
+    });
+    const write = (i: number) =>
+      withBatch(opened.store, (batch) => {
+        const coll = batch.ensureCollection('db', 'c');
+        const existing = coll.docs.get(`s${i % 20}`);
+        const doc = { _id: `${i % 20}`, i, pad: 'y'.repeat(500) };
+        if (existing) batch.replace(coll, existing, doc);
+        else batch.insert(coll, doc);
+      });
+    // Concurrent writers share fsyncs (group commit); 400 rewrites of 20 documents.
+    for (let round = 0; round < 20; round++)
+      await Promise.all(Array.from({ length: 20 }, (_, k) => write(round * 20 + k)));
+    const file = path.join(dir, JOURNAL_FILE);
+    // Without online compaction the journal would hold all 400 versions (> 200 KiB).
+    expect(statSync(file).size).toBeLessThan(80 * 1024);
+    await opened.close();
+
+    opened = await openPersistentStore(dir, silentLogger);
+    const docs = [...opened.store.collection('db', 'c')!.docs.values()];
+    expect(docs).toHaveLength(20);
+    expect(docs.map((d) => d.i).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, k) => 380 + k));
+    // Compacted at start: one record per collection and per live document.
+    expect(read(file).payloads).toBe(21);
+    await opened.close();
+    expect(readFileSync(file).subarray(0, JOURNAL_MAGIC.length).equals(JOURNAL_MAGIC)).toBe(true);
+  });
+
+  it('refuses writes after a journal failure instead of pretending', async () => {
+    const opened = await openPersistentStore(dir, silentLogger);
+    const journal = opened.store.journal!;
+    // Simulate a disk failure: the underlying file handle goes away.
+    await (journal as unknown as { handle: { close(): Promise<void> } }).handle.close();
+    const first = withBatch(opened.store, (b) => b.insert(b.ensureCollection('db', 'c'), { _id: 1 }));
+    await expect(first).rejects.toThrow(/journal write failed/);
+    await expect(
+      withBatch(opened.store, (b) => b.insert(b.ensureCollection('db', 'c'), { _id: 2 })),
+    ).rejects.toThrow(/refused/);
+    await opened.close().catch(() => undefined);
+  });
+});
