@@ -1,4 +1,6 @@
 import type { CollectionDefinition } from '../src/store/mongo';
+import { accountsCollections } from './identity/accounts';
+import { agentsAndTokensCollections } from './identity/agents-and-tokens';
 import { revokedTokensCollection } from './identity/revoked-tokens.repo';
 
 /**
@@ -6,4 +8,8 @@ import { revokedTokensCollection } from './identity/revoked-tokens.repo';
  * (idempotent). Add a domain's definitions here (one line each).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const collectionDefinitions: CollectionDefinition<any>[] = [revokedTokensCollection];
+export const collectionDefinitions: CollectionDefinition<any>[] = [
+  revokedTokensCollection,
+  ...accountsCollections,
+  ...agentsAndTokensCollections,
+];

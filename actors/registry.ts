@@ -1,5 +1,7 @@
 import type { AnyActorDefinition } from '../src/kernel/actor-definition';
 import type { Services } from '../src/boot/services';
+import { accountsActors } from './identity/accounts';
+import { agentsAndTokensActors } from './identity/agents-and-tokens';
 import { healthActor } from './ops/health.actor';
 
 /**
@@ -16,6 +18,8 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
         cache: async () => ({ ...(await cache.status()), embedded: config.embedded.cache }),
       },
     }),
+    ...accountsActors(services),
+    ...agentsAndTokensActors(services),
   ];
 }
 

@@ -36,8 +36,10 @@ export interface AgentDirectoryOptions {
 function explainDuplicate(err: unknown, name: string): unknown {
   if (!isAppError(err) || err.code !== 'CONFLICT') return err;
   const fields = Array.isArray(err.details.fields) ? (err.details.fields as string[]) : [];
-  if (fields.includes('nameKey')) return errors.conflict(`An agent named "${name}" already exists`, { field: 'name' });
-  if (fields.includes('_id')) return errors.conflict('This private agent id is already registered', { field: 'agentId' });
+  if (fields.includes('nameKey'))
+    return errors.conflict(`An agent named "${name}" already exists`, { field: 'name' });
+  if (fields.includes('_id'))
+    return errors.conflict('This private agent id is already registered', { field: 'agentId' });
   // agentRef: 128 random bits colliding is not a real case; report it as a retryable clash.
   return new AppError('CONFLICT', 'Agent could not be created, try again');
 }
@@ -70,8 +72,8 @@ export function agentDirectoryActor(options: AgentDirectoryOptions) {
             ownerKey: PUBLIC_OWNER,
             name: body.name,
             nameKey: body.name.toLowerCase(),
-            description: body.description,
-            ownerEmail: body.ownerEmail,
+            ...(body.description !== undefined ? { description: body.description } : {}),
+            ...(body.ownerEmail !== undefined ? { ownerEmail: body.ownerEmail } : {}),
             isSubagent: false,
             status: 'active',
             allowedDomains: body.allowedDomains,
@@ -108,7 +110,7 @@ export function agentDirectoryActor(options: AgentDirectoryOptions) {
             ...(workspaceId ? { workspaceId } : {}),
             name: body.name,
             nameKey: body.name.toLowerCase(),
-            description: body.description,
+            ...(body.description !== undefined ? { description: body.description } : {}),
             isSubagent: parent !== null,
             ...(parent ? { parentAgentRef: parent.agentRef } : {}),
             status: 'active',
@@ -129,7 +131,10 @@ export function agentDirectoryActor(options: AgentDirectoryOptions) {
       'agents.list': async (ctx): Promise<AgentsListReply> => {
         if (ctx.id === PUBLIC_OWNER) throw errors.validation('agents.list goes to agents:<accountId>');
         operatorOf(ctx.auth, ctx.id);
-        const docs = await agents.find({ accountId: ctx.id }, { sort: { createdAt: 1, _id: 1 }, limit: MAX_LISTED_AGENTS });
+        const docs = await agents.find(
+          { accountId: ctx.id },
+          { sort: { createdAt: 1, _id: 1 }, limit: MAX_LISTED_AGENTS },
+        );
         return { agents: docs.map(deployedAgentView) };
       },
     },

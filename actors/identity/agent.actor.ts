@@ -80,7 +80,10 @@ export function agentActor(options: AgentActorOptions) {
     };
   }
 
-  const pending = (state: AgentState) => ({ calls: state.pendingCalls, lastActiveAt: state.pendingLastActiveAt });
+  const pending = (state: AgentState) => ({
+    calls: state.pendingCalls,
+    lastActiveAt: state.pendingLastActiveAt,
+  });
 
   return defineActor({
     kind: 'agent',

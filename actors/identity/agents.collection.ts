@@ -43,9 +43,15 @@ export function deployedAgentView(doc: AgentDocument): DeployedAgentView {
 }
 
 /** The registration record (`GET /agent/me`), with calls counted but not yet written. */
-export function agentRecord(doc: AgentDocument, pending: { calls: number; lastActiveAt: number | null }): AgentRecord {
+export function agentRecord(
+  doc: AgentDocument,
+  pending: { calls: number; lastActiveAt: number | null },
+): AgentRecord {
   const stored = doc.lastActiveAt?.getTime() ?? null;
-  const last = pending.lastActiveAt !== null && (stored === null || pending.lastActiveAt > stored) ? pending.lastActiveAt : stored;
+  const last =
+    pending.lastActiveAt !== null && (stored === null || pending.lastActiveAt > stored)
+      ? pending.lastActiveAt
+      : stored;
   return {
     name: doc.name,
     status: doc.status,

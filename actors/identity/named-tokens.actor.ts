@@ -35,7 +35,9 @@ export const MAX_NAMED_TOKENS = 1000;
 function manager(auth: unknown, accountId: string): Principal {
   const principal = operatorOf(auth, accountId);
   if (principal.subjectType !== 'account') {
-    throw errors.forbidden('Named tokens are managed by the account (session or account token), not by an agent key');
+    throw errors.forbidden(
+      'Named tokens are managed by the account (session or account token), not by an agent key',
+    );
   }
   return principal;
 }
@@ -50,14 +52,21 @@ function assertWithinCallerScopes(caller: Principal, scopes: readonly TokenScope
   if (!own || own.length === 0) return;
   const beyond = scopes.length === 0 ? ['(unrestricted)'] : scopes.filter((s) => !own.includes(s));
   if (beyond.length > 0) {
-    throw errors.forbidden(`A scoped token cannot ${what} beyond its own scopes (${own.join(', ')}): ${beyond.join(', ')}`, {
-      requiredScopes: beyond,
-    });
+    throw errors.forbidden(
+      `A scoped token cannot ${what} beyond its own scopes (${own.join(', ')}): ${beyond.join(', ')}`,
+      {
+        requiredScopes: beyond,
+      },
+    );
   }
 }
 
 function auditBy(caller: Principal): NamedTokenAuditEntry['by'] {
-  return { subjectType: caller.subjectType, via: caller.via, ...(caller.tokenId ? { tokenId: caller.tokenId } : {}) };
+  return {
+    subjectType: caller.subjectType,
+    via: caller.via,
+    ...(caller.tokenId ? { tokenId: caller.tokenId } : {}),
+  };
 }
 
 function sameScopes(a: readonly string[], b: readonly string[]): boolean {
@@ -94,7 +103,8 @@ export function namedTokensActor(options: NamedTokensActorOptions) {
 
   /** A lost race on the unique index reads as the same 409 as the check before it. */
   const onDuplicate = (name: string | undefined) => (err: unknown) => {
-    const fields = isAppError(err) && Array.isArray(err.details.fields) ? (err.details.fields as unknown[]) : [];
+    const fields =
+      isAppError(err) && Array.isArray(err.details.fields) ? (err.details.fields as unknown[]) : [];
     if (name !== undefined && fields.includes('nameKey')) throw duplicateName(name);
     throw err;
   };
@@ -126,7 +136,11 @@ export function namedTokensActor(options: NamedTokensActorOptions) {
         const caller = manager(ctx.auth, accountId);
         const scopes = body.scopes ?? [];
         assertWithinCallerScopes(caller, scopes, 'grant');
-        if (body.workspaceId && options.workspaceOwnedBy && !(await options.workspaceOwnedBy(accountId, body.workspaceId))) {
+        if (
+          body.workspaceId &&
+          options.workspaceOwnedBy &&
+          !(await options.workspaceOwnedBy(accountId, body.workspaceId))
+        ) {
           throw errors.notFound('Workspace not found', { field: 'workspaceId' });
         }
         await assertNameFree(accountId, body.name);
@@ -167,7 +181,10 @@ export function namedTokensActor(options: NamedTokensActorOptions) {
 
       'tokens.list': async (ctx): Promise<{ tokens: BearerTokenView[] }> => {
         manager(ctx.auth, ctx.id);
-        const docs = await repo.find({ accountId: ctx.id }, { sort: { createdAt: 1, _id: 1 }, limit: MAX_NAMED_TOKENS });
+        const docs = await repo.find(
+          { accountId: ctx.id },
+          { sort: { createdAt: 1, _id: 1 }, limit: MAX_NAMED_TOKENS },
+        );
         return { tokens: docs.map(bearerTokenView) };
       },
 

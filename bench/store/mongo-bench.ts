@@ -4,7 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MongoClient, type Collection } from 'mongodb';
 import { embeddedClientOptions, startEmbeddedMongo } from '../../src/store/embedded-mongo';
-import { measure, type CaseResult } from './measure';
+import { interleave, type CaseResult } from './measure';
 import { startServerProcess } from './server-process';
 
 /** One configuration of the embedded server under test. */
@@ -13,32 +13,28 @@ export interface MongoBenchConfig {
   mode: 'memory' | 'journaled';
   /**
    * `in-process`: server and driver share one process and one event loop (the embedded setup of
-   * `npm start`); `separate-process`: the server runs as `store:serve` in its own process
-   * (journaled only), so client and server each get a core. Default in-process.
+   * `npm start`); `separate-process`: the server runs as `store:serve` in its own process, so
+   * client and server each get a core. Default in-process.
    */
   server?: 'in-process' | 'separate-process';
-  /** Documents loaded before the timed cases. */
-  documents: number;
+  /** Collection sizes compared; each gets its own collection in the same server. Default [1000, 100000]. */
+  sizes?: number[];
   /** Operations outstanding at once. Default 50. */
   concurrency?: number;
-  /** Time bound of one case in ms. Default 2500. */
-  maxMsPerCase?: number;
+  /** Alternating rounds per case. Default 6. */
+  rounds?: number;
+  /** Duration of one round of one size, ms. Default 400. */
+  msPerRound?: number;
 }
 
-/** A case with its CPU cost: this process per operation, and the server process when separate. */
-export interface TimedCase extends CaseResult {
-  cpuUsPerOp: number;
-  serverCpuUsPerOp?: number;
-}
-
+/** Results of one configuration: per case, per collection size. */
 export interface MongoBenchResult {
   mode: string;
   server: string;
-  documents: number;
   loadMs: number;
-  insertOne: TimedCase;
-  findOneById: TimedCase;
-  conditionalUpdate: TimedCase;
+  findOneById: Record<string, CaseResult>;
+  insertOne: Record<string, CaseResult>;
+  conditionalUpdate: Record<string, CaseResult>;
 }
 
 interface BenchDoc {
@@ -63,10 +59,16 @@ function makeDoc(i: number): BenchDoc {
   };
 }
 
-/** Loads `documents` documents, then times insertOne, findOne by _id and a conditional update. */
+const random = (n: number) => Math.floor(Math.random() * n);
+
+/**
+ * Loads one collection per size, then times findOne by _id, insertOne and a conditional update
+ * (filter on _id and another field), the sizes alternating round by round (see `interleave`).
+ */
 export async function runMongoBench(config: MongoBenchConfig): Promise<MongoBenchResult> {
+  const sizes = config.sizes ?? [1_000, 100_000];
   const concurrency = config.concurrency ?? 50;
-  const maxMs = config.maxMsPerCase ?? 2500;
+  const rounds = { concurrency, rounds: config.rounds ?? 6, msPerRound: config.msPerRound ?? 400 };
   const separate = config.server === 'separate-process';
   const dir =
     config.mode === 'journaled' || separate
@@ -74,80 +76,63 @@ export async function runMongoBench(config: MongoBenchConfig): Promise<MongoBenc
       : undefined;
   const child = separate ? await startServerProcess(dir!) : undefined;
   const inProcess = separate ? undefined : await startEmbeddedMongo({ dir, port: 0 });
-  const url = child?.url ?? inProcess!.url;
-  const client = new MongoClient(url, { ...embeddedClientOptions, maxPoolSize: concurrency });
-  const timed = async (run: () => Promise<CaseResult>): Promise<TimedCase> => {
-    const cpu0 = process.cpuUsage();
-    const server0 = child?.cpuMicros();
-    const r = await run();
-    const cpu = process.cpuUsage(cpu0);
-    const server1 = child?.cpuMicros();
-    const perOp = (us: number) => Math.round((us / Math.max(1, r.ops)) * 10) / 10;
-    const out: TimedCase = { ...r, cpuUsPerOp: perOp(cpu.user + cpu.system) };
-    if (server0 !== undefined && server1 !== undefined) out.serverCpuUsPerOp = perOp(server1 - server0);
-    return out;
-  };
+  const client = new MongoClient(child?.url ?? inProcess!.url, {
+    ...embeddedClientOptions,
+    maxPoolSize: concurrency,
+  });
+  const opts = { ...rounds, serverCpu: child ? () => child.cpuMicros() : undefined };
   try {
     await client.connect();
-    const coll: Collection<BenchDoc> = client.db('bench').collection<BenchDoc>('docs');
+    const colls = new Map<number, Collection<BenchDoc>>();
     const loadStart = performance.now();
-    for (let i = 0; i < config.documents; i += 1000) {
-      const n = Math.min(1000, config.documents - i);
-      await coll.insertMany(
-        Array.from({ length: n }, (_, j) => makeDoc(i + j)),
-        { ordered: false },
-      );
+    for (const size of sizes) {
+      const coll = client.db('bench').collection<BenchDoc>(`docs_${size}`);
+      for (let i = 0; i < size; i += 1000) {
+        const n = Math.min(1000, size - i);
+        await coll.insertMany(
+          Array.from({ length: n }, (_, j) => makeDoc(i + j)),
+          { ordered: false },
+        );
+      }
+      colls.set(size, coll);
     }
     const loadMs = Math.round(performance.now() - loadStart);
-    let nextId = config.documents;
-    // Warm-up: connections of the pool, JIT.
-    await measure(
-      () => coll.findOne({ _id: idOf(Math.floor(Math.random() * config.documents)) }),
-      concurrency,
-      2000,
-      1000,
-    );
+    const perSize = <T>(f: (coll: Collection<BenchDoc>, size: number) => (i: number) => Promise<T>) =>
+      Object.fromEntries(sizes.map((s) => [String(s), f(colls.get(s)!, s)]));
 
-    const insertOne = await timed(() =>
-      measure(() => coll.insertOne(makeDoc(nextId++)), concurrency, 200_000, maxMs),
+    // Warm-up (pool connections, JIT), then reads first: the fsyncs of the write cases leave disk
+    // work behind that would weigh on them.
+    await interleave(
+      perSize((c, size) => () => c.findOne({ _id: idOf(random(size)) })),
+      { ...opts, rounds: 2, msPerRound: 300 },
     );
-    const total = nextId;
-    const findOneById = await timed(() =>
-      measure(
-        async () => {
-          const doc = await coll.findOne({ _id: idOf(Math.floor(Math.random() * total)) });
-          if (!doc) throw new Error('benchmark document missing');
-        },
-        concurrency,
-        500_000,
-        maxMs,
-      ),
+    const findOneById = await interleave(
+      perSize((c, size) => async () => {
+        if (!(await c.findOne({ _id: idOf(random(size)) }))) throw new Error('benchmark document missing');
+      }),
+      opts,
     );
-    const conditionalUpdate = await timed(() =>
-      measure(
-        async () => {
-          const id = idOf(Math.floor(Math.random() * total));
-          const r = await coll.updateOne(
-            { _id: id, version: { $gte: 0 } },
-            { $inc: { version: 1 }, $set: { state: 'busy' } },
-          );
-          if (r.matchedCount !== 1) throw new Error('conditional update missed');
-        },
-        concurrency,
-        200_000,
-        maxMs,
-      ),
+    const next = new Map(sizes.map((s) => [s, s]));
+    const insertOne = await interleave(
+      perSize((c, size) => () => {
+        const i = next.get(size)!;
+        next.set(size, i + 1);
+        return c.insertOne(makeDoc(i));
+      }),
+      opts,
+    );
+    const conditionalUpdate = await interleave(
+      perSize((c, size) => async () => {
+        const r = await c.updateOne(
+          { _id: idOf(random(size)), version: { $gte: 0 } },
+          { $inc: { version: 1 }, $set: { state: 'busy' } },
+        );
+        if (r.matchedCount !== 1) throw new Error('conditional update missed');
+      }),
+      opts,
     );
     const server = separate ? 'separate-process' : 'in-process';
-    return {
-      mode: config.mode,
-      server,
-      documents: config.documents,
-      loadMs,
-      insertOne,
-      findOneById,
-      conditionalUpdate,
-    };
+    return { mode: config.mode, server, loadMs, findOneById, insertOne, conditionalUpdate };
   } finally {
     await client.close();
     await inProcess?.close();

@@ -19,7 +19,7 @@ export const AccountDocumentSchema = z.object({
   agentNameKey: z.string().optional(),
   accountType: AccountTypeSchema,
   plan: PlanIdSchema,
-  planSelectionSkipped: z.boolean().default(false),
+  planSelectionSkipped: z.boolean(),
   /** The default workspace provisioned at signup. */
   defaultWorkspaceId: z.string(),
   /** A pending password reset: sha256 (hex) of the mailed token, single use. */

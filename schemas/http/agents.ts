@@ -30,7 +30,8 @@ export const AllowedDomainSchema = z
     if (domain === undefined) {
       ctx.addIssue({
         code: 'custom',
-        message: 'must be a hostname (api.example.com), *.example.com or an IPv4 address, without scheme, port or path',
+        message:
+          'must be a hostname (api.example.com), *.example.com or an IPv4 address, without scheme, port or path',
       });
       return z.NEVER;
     }
@@ -57,7 +58,12 @@ export const AgentDescriptionSchema = z.string().trim().max(1000);
 export const RegisterBodySchema = z.object({
   name: AgentNameSchema,
   description: AgentDescriptionSchema.optional(),
-  ownerEmail: z.string().trim().toLowerCase().pipe(z.email({ message: 'must be a valid email address' })).optional(),
+  ownerEmail: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: 'must be a valid email address' }))
+    .optional(),
   allowedDomains: AllowedDomainsSchema.default([]),
   allowedTools: AllowedToolsSchema.optional().transform((tools) =>
     tools && tools.length > 0 ? tools : [...BUILTIN_PRIMITIVES],

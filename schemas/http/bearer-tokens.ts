@@ -98,4 +98,7 @@ export const UpdatedBearerTokenResponseSchema = z.object({
 export const ListBearerTokensResponseSchema = z.object({ tokens: z.array(BearerTokenViewSchema) });
 
 /** `DELETE /api/bearer-tokens`. */
-export const RevokedBearerTokenResponseSchema = z.object({ revoked: z.literal(true), token: BearerTokenViewSchema });
+export const RevokedBearerTokenResponseSchema = z.object({
+  revoked: z.literal(true),
+  token: BearerTokenViewSchema,
+});

@@ -19,5 +19,8 @@ export const TokensTouchMessageSchema = z.object({ id: z.string().min(1), at: z.
 
 /** Reply to `tokens.create`, and to `tokens.update` with rotation (`bearerToken` present). */
 export const TokensRevealReplySchema = z.object({ token: BearerTokenViewSchema, bearerToken: z.string() });
-export const TokensViewReplySchema = z.object({ token: BearerTokenViewSchema, bearerToken: z.string().optional() });
+export const TokensViewReplySchema = z.object({
+  token: BearerTokenViewSchema,
+  bearerToken: z.string().optional(),
+});
 export const TokensListReplySchema = z.object({ tokens: z.array(BearerTokenViewSchema) });

@@ -89,9 +89,14 @@ export const AllowedToolSchema = z
       ? raw.slice(PLATFORM_PREFIX.length)
       : raw,
   )
-  .refine((name) => isBuiltinPrimitive(name) || CONNECTOR_TOOL.test(name) || SKILL_TOOL.test(name) || PATTERN.test(name), {
-    message: 'unknown tool: use a built-in primitive (mem_set), mcp.<server>.<tool>, or a pattern such as mem_* or mcp.github.*',
-  });
+  .refine(
+    (name) =>
+      isBuiltinPrimitive(name) || CONNECTOR_TOOL.test(name) || SKILL_TOOL.test(name) || PATTERN.test(name),
+    {
+      message:
+        'unknown tool: use a built-in primitive (mem_set), mcp.<server>.<tool>, or a pattern such as mem_* or mcp.github.*',
+    },
+  );
 
 /** `allowedTools`: at most 200 entries, duplicates removed (order kept). */
 export const AllowedToolsSchema = z
@@ -104,9 +109,10 @@ export const AllowedToolsSchema = z
  * patterns). For the tool router; an empty list allows nothing (registration fills the default).
  */
 export function isToolAllowed(tool: string, allowed: readonly string[]): boolean {
-  const name = tool.startsWith(PLATFORM_PREFIX) && isBuiltinPrimitive(tool.slice(PLATFORM_PREFIX.length))
-    ? tool.slice(PLATFORM_PREFIX.length)
-    : tool;
+  const name =
+    tool.startsWith(PLATFORM_PREFIX) && isBuiltinPrimitive(tool.slice(PLATFORM_PREFIX.length))
+      ? tool.slice(PLATFORM_PREFIX.length)
+      : tool;
   for (const entry of allowed) {
     if (entry === name) return true;
     if (entry.endsWith('*')) {

@@ -1,3 +1,4 @@
+import type { IdentityOptions } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { TokenService } from '../../actors/identity/token-service';
 import { actorDefinitions, collectionDefinitions } from '../../actors/registry';
@@ -9,6 +10,7 @@ import { createActorSystem, type ActorSystem } from '../kernel';
 import type { Logger } from '../logging/logger';
 import { createCache, type CachePort } from '../store/cache';
 import { openDocuments, type DocumentStore } from '../store/mongo';
+import { createDedupeStore } from './dedupe-factory';
 import type { Services } from './services';
 import { createTransport } from './transport-factory';
 
@@ -25,11 +27,21 @@ export interface Runtime {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** Tuning of a runtime beyond its configuration (tests, benchmarks). */
+export interface RuntimeOptions {
+  /** Accounts and sessions: bcrypt cost, rate limits, mailer (defaults in identity-options.ts). */
+  identity?: IdentityOptions;
+}
+
 /**
  * Starts the parts of the service this process's ROLE runs. Every dependency is created here and
  * passed down; nothing below reads the environment.
  */
-export async function startRuntime(config: Config, logger: Logger): Promise<Runtime> {
+export async function startRuntime(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   if (config.ROLE !== 'all' && !config.AMQP_URL) {
     throw new AppError(
       'VALIDATION_ERROR',
@@ -54,18 +66,22 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     stack.push(() => cache.close());
 
     const transport = createTransport(config, logger);
+    // Shared with the other nodes when the cache is (Redis); closed after the system stops.
+    const dedupe = createDedupeStore(cache, logger);
+    if (dedupe) stack.push(async () => dedupe.close());
     const system = createActorSystem({
       transport,
       nodeId: config.NODE_ID,
       logger: logger.child({ component: 'kernel' }),
       defaultTimeoutMs: config.REQUEST_TIMEOUT_MS,
       idleMs: config.ACTOR_IDLE_MS,
+      dedupe,
     });
 
     const tokens = new TokenService(secrets.jwtSecret, cache, undefined, {
       revocations: new RevokedTokensRepo(documents),
     });
-    const services: Services = { config, secrets, logger, documents, cache, system, tokens };
+    const services: Services = { config, secrets, logger, documents, cache, system, tokens, identity: options.identity };
     // Idempotent: every process may run it; the first creates, the others find them in place.
     await documents.ensureIndexes(collectionDefinitions);
     // Revocations are durable in `revoked_tokens`; the cache (memory in embedded mode) gets them back.

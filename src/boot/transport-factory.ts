@@ -10,6 +10,7 @@ export function createTransport(config: Config, logger: Logger): Transport {
     return new AmqpTransport({
       url: config.AMQP_URL,
       nodeId: config.NODE_ID,
+      prefix: config.AMQP_PREFIX,
       prefetch: config.AMQP_PREFETCH,
       deliveryLimit: config.AMQP_DELIVERY_LIMIT,
       logger: logger.child({ component: 'transport' }),

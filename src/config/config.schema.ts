@@ -44,6 +44,11 @@ export const EnvSchema = z.object({
   AMQP_PREFETCH: int(1, 10000, 64),
   /** Deliveries of one message before the broker dead-letters it. */
   AMQP_DELIVERY_LIMIT: int(1, 1000, 5),
+  /** First part of every queue and exchange name: deployments (or benchmarks) sharing a broker stay apart. */
+  AMQP_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default('ars'),
   /** MongoDB; unset = the embedded document server under DATA_DIR. */
   MONGODB_URL: optionalUrl(['mongodb', 'mongodb+srv']),
   /** Redis; unset = in-memory cache and session store. */

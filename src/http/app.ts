@@ -2,6 +2,7 @@ import express from 'express';
 import helmet from 'helmet';
 import type { AppDeps, ResolvedAppDeps } from './app.types';
 import { createHttpAuth } from './auth';
+import { withScopeGate } from './scopes';
 import { errorMiddleware } from './error.middleware';
 import { requestContext } from './request-context.middleware';
 import { recordAllowedMethods, routeFallback } from './route-fallback.middleware';
@@ -20,7 +21,8 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 export function buildApp(deps: AppDeps): express.Express {
   // With the process's services at hand, authentication and sessions are built from them
   // (src/http/auth); hooks given explicitly win. Without services (front-door unit tests) SB routes stay open.
-  const auth = deps.services ? createHttpAuth(deps.services) : undefined;
+  // The scope gate (src/http/scopes) sits behind both hooks: named tokens' scopes apply to every route.
+  const auth = deps.services ? withScopeGate(deps.services, createHttpAuth(deps.services)) : undefined;
   const sessionMiddleware = deps.sessionMiddleware ?? auth?.session.middleware;
   const resolved: ResolvedAppDeps = {
     ...deps,

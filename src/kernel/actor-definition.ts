@@ -92,6 +92,15 @@ export interface ActorDefinitionInput<M extends MessageSchemas, S> {
   handlers: { [T in keyof M]: MessageHandler<S, z.output<M[T]>> };
   /** Overrides of the system's supervision policy for this kind. */
   supervision?: Partial<SupervisionPolicy>;
+  /**
+   * Where duplicates of this kind's messages are looked for. `'local'` (default): in this node's
+   * record, and in the shared one only for messages the broker redelivered. `'shared'`: every
+   * message is claimed in the shared record (one round trip to the cache per message when the
+   * system has a shared dedupe store), so that two copies of one id published by a caller (a
+   * client retrying with the same id) are handled once even when they land on different nodes.
+   * See docs/kernel.md, Duplicates.
+   */
+  dedupe?: 'local' | 'shared';
 }
 
 /** A checked actor definition, ready for `system.register`. */
@@ -128,6 +137,9 @@ export function defineActor<const M extends MessageSchemas, S = undefined>(
 ): ActorDefinition<M, S> {
   if (!KIND_PATTERN.test(input.kind)) {
     throw new Error(`actor kind "${input.kind}" must match ${KIND_PATTERN}`);
+  }
+  if (input.dedupe !== undefined && input.dedupe !== 'local' && input.dedupe !== 'shared') {
+    throw new Error(`actor "${input.kind}": dedupe must be 'local' or 'shared'`);
   }
   const messageTypes = Object.keys(input.messages);
   for (const type of messageTypes) {

@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger';
 import type { Delivery, Disposition } from '../transport/transport';
 import type { AnyActorDefinition } from './actor-definition';
 import { Activation, PASSIVATE } from './activation';
+import type { ClaimOptions } from './dedupe-store';
 import { errorReply, parseEnvelope } from './envelopes';
 import { Invocation } from './invocation';
 import type { KernelRuntime } from './kernel-runtime';
@@ -13,6 +14,9 @@ import { TurnRunner } from './turn-runner';
 const ACK: Promise<Disposition> = Promise.resolve('ack');
 const REQUEUE: Promise<Disposition> = Promise.resolve('requeue');
 const DEAD_LETTER: Promise<Disposition> = Promise.resolve('dead-letter');
+/** Claim options, allocated once: whether another node may know the id (see ClaimOptions). */
+const SHARED_CLAIM: ClaimOptions = Object.freeze({ shared: true });
+const LOCAL_CLAIM: ClaimOptions = Object.freeze({ shared: false });
 /** A claim outlives the deadline a little, so a slow turn's claim does not lapse while it replies. */
 const LEASE_MARGIN_MS = 5000;
 
@@ -29,6 +33,8 @@ export class ActorHost {
   private readonly parked: Array<(disposition: Disposition) => void> = [];
   private readonly runner: TurnRunner;
   private readonly log: Logger;
+  /** The kind declares `dedupe: 'shared'`: every delivery is claimed in the shared record. */
+  private readonly sharedDedupe: boolean;
   private readonly runJob = (activation: Activation<Invocation>, job: Invocation | typeof PASSIVATE) =>
     job === PASSIVATE ? this.passivate(activation) : this.turn(activation, job);
   private readonly settle = (inv: Invocation, disposition: Disposition): void => {
@@ -42,6 +48,7 @@ export class ActorHost {
     private readonly rt: KernelRuntime,
   ) {
     this.kind = definition.kind;
+    this.sharedDedupe = definition.dedupe === 'shared';
     this.log = rt.logger.child({ component: 'kernel', kind: this.kind });
     this.runner = new TurnRunner(definition, policy, rt, this.log, this.settle);
   }
@@ -83,8 +90,15 @@ export class ActorHost {
       return ACK;
     }
     const inv = new Invocation(this.activationOf(envelope.to), envelope, this.rt);
+    // A first delivery of a kernel-made id cannot be known to another node; a redelivery can.
+    const shared = this.sharedDedupe || delivery.redelivered || delivery.deliveryCount > 1;
     inv.claim = this.rt.dedupe
-      .claim(envelope.id, this.rt.nodeId, envelope.deadline - now + LEASE_MARGIN_MS)
+      .claim(
+        envelope.id,
+        this.rt.nodeId,
+        envelope.deadline - now + LEASE_MARGIN_MS,
+        shared ? SHARED_CLAIM : LOCAL_CLAIM,
+      )
       .then(undefined, this.onClaimError);
     if (!this.rt.invocations.has(envelope.id)) this.rt.invocations.set(envelope.id, inv);
     this.inFlight++;
@@ -156,7 +170,12 @@ export class ActorHost {
         const local = first !== undefined && first !== inv;
         let record = local ? await first.outcome() : await this.rt.dedupe.get(id);
         if (record === undefined && Date.now() < deadline && this.rt.phase() === 'running') {
-          record = await this.rt.dedupe.claim(id, this.rt.nodeId, deadline - Date.now() + LEASE_MARGIN_MS);
+          record = await this.rt.dedupe.claim(
+            id,
+            this.rt.nodeId,
+            deadline - Date.now() + LEASE_MARGIN_MS,
+            SHARED_CLAIM,
+          );
           if (record === undefined) {
             inv.claim = Promise.resolve(undefined);
             inv.activation = this.activationOf(inv.envelope.to);

@@ -17,10 +17,11 @@ export {
   type ActorSystemOptions,
   type ActorSystemStatus,
 } from './actor-system';
-export type { DedupeRecord, DedupeStore } from './dedupe-store';
+export type { ClaimOptions, DedupeRecord, DedupeStore } from './dedupe-store';
 export { CANCEL_TYPE, REPLY_TYPE } from './envelopes';
 export type { SystemPhase } from './kernel-runtime';
 export type { ActorSystemApi, EnvelopeAuth, MessageSchemas, RequestOptions } from './kernel.types';
+export { LayeredDedupeStore, type LayeredDedupeStoreOptions } from './layered-dedupe-store';
 export { MemoryDedupeStore, type MemoryDedupeStoreOptions } from './memory-dedupe-store';
 export {
   backoffDelay,

@@ -23,7 +23,7 @@ export interface SandboxOptions {
   /** Calls that may wait for a free worker; past it `execute` fails with UNAVAILABLE. Default 1000. */
   maxQueue?: number;
   logger: Logger;
-  /** Hard cap of a worker's QuickJS memory (WebAssembly linear memory), in bytes. Default 64 MB, min 16 MB. */
+  /** Hard cap of a worker's QuickJS memory (WebAssembly linear memory), in bytes. Default 64 MB, min 32 MB. */
   memoryLimitBytes?: number;
   /** QuickJS stack budget in bytes. Default 512 KB (about 3,000 nested calls). */
   maxStackSizeBytes?: number;
@@ -120,15 +120,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const parsed = ProcExecuteInputSchema.safeParse(request);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-      throw errors.validation(
-        `Invalid proc_execute input: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-        {
-          issues,
-        },
-      );
+      const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+      throw errors.validation(`Invalid proc_execute input: ${summary}`, { issues });
     }
-    if (inFlight.size >= threads + limits.maxQueue)
+    if (inFlight.size >= threads + limits.maxQueue) {
       throw errors.unavailable('The sandbox is busy; retry later');
+    }
     const input = parsed.data;
     const timeoutMs = input.timeout ?? PROC_EXECUTE_LIMITS.defaultTimeoutMs;
     if (signal?.aborted) return stopped('cancelled', `execution cancelled (${reasonOf(signal.reason)})`);
@@ -240,7 +237,7 @@ function checkLimits(l: typeof SANDBOX_DEFAULTS): void {
   };
   const int = (v: number, name: string, min: number) => (Number.isInteger(v) && v >= min) || bad(name, min);
   int(l.maxQueue, 'maxQueue', 0);
-  int(l.memoryLimitBytes, 'memoryLimitBytes', 16 * MB);
+  int(l.memoryLimitBytes, 'memoryLimitBytes', 32 * MB);
   int(l.maxStackSizeBytes, 'maxStackSizeBytes', 64 * 1024);
   int(l.outputLimitBytes, 'outputLimitBytes', 1024);
   int(l.resultLimitBytes, 'resultLimitBytes', 1024);

@@ -132,7 +132,9 @@ class GuestBridge {
     if (!runTimer) return { ran: false };
     const timer = this.ctx.callFunction(runTimer, this.ctx.undefined);
     if (timer.error) return { ran: false, error: this.own(timer.error) };
-    return { ran: this.ctx.getNumber(this.own(timer.value)) === 1 };
+    // Disposed at once: this runs once per timer, and there may be millions.
+    const ran = timer.value.consume((v) => this.ctx.getNumber(v)) === 1;
+    return { ran };
   }
 
   /**

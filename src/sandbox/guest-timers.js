@@ -62,13 +62,13 @@ function installTimers() {
       if (!next || t.at < next.at || (t.at === next.at && t.seq < next.seq)) [id, next] = [key, t];
     }
     if (!next) return 0;
+    clock = Math.max(clock, next.at);
     if (next.every > 0) {
       next.at += next.every;
       next.seq = ++seq;
     } else {
       timers.delete(id);
     }
-    clock = Math.max(clock, next.at);
     next.fn(...next.args);
     return 1;
   }

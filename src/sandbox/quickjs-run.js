@@ -120,8 +120,7 @@ class ScriptRun {
         if (jobs.error) return this.fail(ctx, this.own(jobs.error), false);
         continue;
       }
-      if (promise && this.promiseState(ctx, promise).type === 'rejected') break;
-      // No prelude, no timers: only the prelude's setTimeout & co. can have scheduled one.
+      if (promise && isRejected(ctx, promise)) break;
       const timer = this.guest.runTimer();
       if (timer.error) return this.fail(ctx, timer.error, false);
       if (!timer.ran) break;
@@ -175,8 +174,10 @@ class ScriptRun {
 
   finishStopped() {
     this.outcome = this.stop === 'cancelled' ? 'cancelled' : 'timeout';
-    if (this.outcome === 'timeout')
+    // A cancel's note (with its reason) is added on the main thread, which knows the reason.
+    if (this.outcome === 'timeout') {
       this.stderr.note(`Error: script timed out after ${this.task.timeoutMs} ms`);
+    }
   }
 
   finishOutOfMemory() {
@@ -247,6 +248,18 @@ class ScriptRun {
     this.owned.push(handle);
     return handle;
   }
+}
+
+/**
+ * Whether a promise is rejected, without keeping a handle: this runs once per timer, and a handle
+ * kept per iteration would grow with the number of timers.
+ * @param {QuickJSContext} ctx @param {QuickJSHandle} promise
+ */
+function isRejected(ctx, promise) {
+  const state = ctx.getPromiseState(promise);
+  if (state.type === 'rejected') state.error.dispose();
+  else if (state.type === 'fulfilled' && !state.notAPromise) state.value.dispose();
+  return state.type === 'rejected';
 }
 
 module.exports = { runScript };

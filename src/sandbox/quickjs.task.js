@@ -82,6 +82,20 @@ function compileModule() {
   return /** @type {Promise<unknown>} */ (Wasm.compile(fs.readFileSync(wasmPath)));
 }
 
+/**
+ * Run on the worker's first engine: V8 compiles WebAssembly functions on first use, so the engine's
+ * parser, console, inspector and timer paths would otherwise be compiled inside a user's first call
+ * (tens of milliseconds, counted against its timeout).
+ */
+const WARM_UP = {
+  code: "console.log('w', { a: [1] }, new Error('e')); setTimeout(() => {}, 1); (async () => JSON.stringify({ a: 1 }))()",
+  stdin: '',
+  args: [],
+  timeoutMs: 10_000,
+};
+
+let warmedUp = false;
+
 /** @returns {Promise<Engine>} */
 async function createEngine() {
   compiled ??= compileModule().catch((/** @type {unknown} */ err) => {
@@ -91,14 +105,18 @@ async function createEngine() {
   const wasmModule = /** @type {any} */ (await compiled);
   // The memory's maximum is the real memory cap: the QuickJS allocator limit alone does not bound
   // the bytes this build allocates (it cannot see block sizes).
-  const memory = new Wasm.Memory({
-    initial: Math.min(INITIAL_BYTES / WASM_PAGE, maxPages),
-    maximum: maxPages,
-  });
+  const memory = new Wasm.Memory({ initial: INITIAL_BYTES / WASM_PAGE, maximum: maxPages });
   const module = await newQuickJSWASMModuleFromVariant(
     newVariant(RELEASE_SYNC, { wasmModule, wasmMemory: memory }),
   );
-  return { module, memory, maxBytes: maxPages * WASM_PAGE, runs: 0 };
+  const engine = { module, memory, maxBytes: maxPages * WASM_PAGE, runs: 0 };
+  if (!warmedUp) {
+    // Later engines share the compiled code of the same module: once per worker is enough.
+    const report = runScript(engine, WARM_UP, limits, () => false);
+    if (!report.healthy) throw new Error('sandbox engine warm-up failed');
+    warmedUp = true;
+  }
+  return engine;
 }
 
 /** @returns {Promise<Engine>} */
@@ -110,7 +128,8 @@ function getEngine() {
   return current;
 }
 
-// Warm up while the worker waits for its first call; a failure here is retried by that call.
+// Start (and warm up) the engine while the worker waits for its first call; a failure here is
+// retried by that call.
 getEngine().catch(() => {});
 
 /**
@@ -131,7 +150,7 @@ async function runTask(task) {
   const retire =
     !report.healthy ||
     engine.runs >= RECYCLE_AFTER_RUNS ||
-    engine.memory.buffer.byteLength > engine.maxBytes / 2;
+    engine.memory.buffer.byteLength > Math.max(engine.maxBytes / 2, INITIAL_BYTES);
   if (retire) {
     // Drop this engine (its memory goes with it) and start the next one now, so that the next call
     // does not wait for it.

@@ -1,4 +1,5 @@
 /** Authentication of the front door: bearer tokens, browser sessions, origin rule, rate limits. */
+import '../../../actors/identity/identity-options';
 import type { Services } from '../../boot/services';
 import { createAuthMiddleware, type AuthMiddleware } from './require-auth.middleware';
 import { createSessionMiddleware, type SessionSupport } from './session.middleware';
@@ -37,7 +38,7 @@ declare module '../app.types' {
 }
 
 /** `requireAuth`, `optionalAuth` and the session middleware over the process's services. */
-export function createHttpAuth(services: Services, options: { sessionMaxAgeMs?: number } = {}): HttpAuth {
+export function createHttpAuth(services: Services): HttpAuth {
   const publicBaseUrl = services.config.PUBLIC_BASE_URL;
   return {
     ...createAuthMiddleware({ tokens: services.tokens, publicBaseUrl }),
@@ -45,7 +46,7 @@ export function createHttpAuth(services: Services, options: { sessionMaxAgeMs?: 
       cache: services.cache,
       jwtSecret: services.secrets.jwtSecret,
       publicBaseUrl,
-      maxAgeMs: options.sessionMaxAgeMs,
+      maxAgeMs: services.identity?.sessionMaxAgeMs,
     }),
   };
 }

@@ -17,7 +17,10 @@ export function withScopeGate<A extends { requireAuth: RequestHandler; optionalA
   services: Services,
   auth: A,
 ): A {
-  const directory = new NamedTokenDirectory(services.documents.repository(namedTokensCollection), services.cache);
+  const directory = new NamedTokenDirectory(
+    services.documents.repository(namedTokensCollection),
+    services.cache,
+  );
   const common = { directory, system: services.system, logger: services.logger };
   return {
     ...auth,

@@ -51,7 +51,10 @@ function covers(prefix: string, path: string): boolean {
  * The scopes that let a scoped token reach `path` (any one of them suffices), from `rules`.
  * Empty: only unrestricted callers may.
  */
-export function scopesForPath(path: string, rules: readonly RouteScopeRule[] = ROUTE_SCOPE_RULES): TokenScope[] {
+export function scopesForPath(
+  path: string,
+  rules: readonly RouteScopeRule[] = ROUTE_SCOPE_RULES,
+): TokenScope[] {
   const normalised = path.length > 1 ? path.replace(/\/+$/, '') : path;
   let best: RouteScopeRule | undefined;
   for (const rule of rules) {

@@ -36,7 +36,11 @@ function bearerIds(req: Request): { jti?: unknown; tid?: unknown } {
 }
 
 /** The 403 for a scoped token outside its reach; names the scope(s) the route needs. */
-export function scopeDenied(req: Request, own: readonly TokenScope[], accepted: readonly TokenScope[]): Error {
+export function scopeDenied(
+  req: Request,
+  own: readonly TokenScope[],
+  accepted: readonly TokenScope[],
+): Error {
   const route = `${req.method} ${req.baseUrl}${req.path}`;
   const needs =
     accepted.length === 0
@@ -44,10 +48,13 @@ export function scopeDenied(req: Request, own: readonly TokenScope[], accepted: 
       : accepted.length === 1
         ? `the "${accepted[0]}" scope`
         : `one of the scopes ${accepted.map((s) => `"${s}"`).join(', ')}`;
-  return errors.forbidden(`Token scope required: this token (${own.join(', ')}) cannot call ${route}; it needs ${needs}`, {
-    requiredScopes: accepted,
-    tokenScopes: own,
-  });
+  return errors.forbidden(
+    `Token scope required: this token (${own.join(', ')}) cannot call ${route}; it needs ${needs}`,
+    {
+      requiredScopes: accepted,
+      tokenScopes: own,
+    },
+  );
 }
 
 /**
@@ -86,7 +93,8 @@ export function withScopes(authenticate: RequestHandler, options: ScopeGateOptio
     if (auth.tokenId && auth.via === 'bearer') {
       const record = await options.directory.lookup(auth.tokenId);
       const { jti, tid } = bearerIds(req);
-      const rotatedAway = tid === auth.tokenId && typeof jti === 'string' && record !== null && jti !== record.jti;
+      const rotatedAway =
+        tid === auth.tokenId && typeof jti === 'string' && record !== null && jti !== record.jti;
       if (!record || record.status !== 'live' || record.accountId !== auth.accountId || rotatedAway) {
         throw errors.unauthorized('Bearer token revoked');
       }

@@ -18,3 +18,4 @@ export {
   type RateLimitOptions,
 } from './rate-limiter';
 export { createCache, type CreateCacheOptions } from './create-cache';
+export { CacheDedupeStore, type CacheDedupeStoreOptions } from './cache-dedupe-store';

@@ -48,12 +48,23 @@ describe('requireAuth / optionalAuth', () => {
     const { app, tokens } = setup();
     const account = tokens.issue({ sub: 'acc_1', typ: 'account' }).token;
     const agent = tokens.issue({ sub: 'agt_1', typ: 'agent', acc: 'acc_1' }).token;
-    const named = tokens.issue({ sub: 'tok_1', typ: 'named', tid: 'tok_1', acc: 'acc_1', scopes: ['api'] }).token;
+    const named = tokens.issue({
+      sub: 'tok_1',
+      typ: 'named',
+      tid: 'tok_1',
+      acc: 'acc_1',
+      scopes: ['api'],
+    }).token;
     const a = await request(app).get('/probe').set('Authorization', `Bearer ${account}`).expect(200);
     expect(a.body.auth).toEqual({ subjectType: 'account', accountId: 'acc_1', via: 'bearer' });
     expect(a.body.expiresAt).toBeGreaterThan(Date.now());
     const g = await request(app).get('/probe').set('Authorization', `bearer ${agent}`).expect(200);
-    expect(g.body.auth).toEqual({ subjectType: 'agent', agentId: 'agt_1', accountId: 'acc_1', via: 'bearer' });
+    expect(g.body.auth).toEqual({
+      subjectType: 'agent',
+      agentId: 'agt_1',
+      accountId: 'acc_1',
+      via: 'bearer',
+    });
     const n = await request(app).get('/probe').set('Authorization', `Bearer ${named}`).expect(200);
     expect(n.body.auth).toEqual({
       subjectType: 'account',
@@ -81,12 +92,21 @@ describe('requireAuth / optionalAuth', () => {
 
   it('refuses a token signed with another secret, an expired one and a revoked one', async () => {
     const { app, tokens } = setup();
-    const foreign = new TokenService('x'.repeat(32), new MemoryCache()).issue({ sub: 'acc_1', typ: 'account' });
+    const foreign = new TokenService('x'.repeat(32), new MemoryCache()).issue({
+      sub: 'acc_1',
+      typ: 'account',
+    });
     await request(app).get('/probe').set('Authorization', `Bearer ${foreign.token}`).expect(401);
 
-    const shortLived = new TokenService(SECRET, new MemoryCache(), 1000).issue({ sub: 'acc_1', typ: 'account' });
+    const shortLived = new TokenService(SECRET, new MemoryCache(), 1000).issue({
+      sub: 'acc_1',
+      typ: 'account',
+    });
     await new Promise((r) => setTimeout(r, 2100));
-    const expired = await request(app).get('/probe').set('Authorization', `Bearer ${shortLived.token}`).expect(401);
+    const expired = await request(app)
+      .get('/probe')
+      .set('Authorization', `Bearer ${shortLived.token}`)
+      .expect(401);
     expect(expired.body.error).toBe('Bearer token expired');
 
     const live = tokens.issue({ sub: 'acc_1', typ: 'account' });
@@ -138,7 +158,10 @@ describe('requireAuth / optionalAuth', () => {
     await agent.post('/probe').set('Referer', `${BASE}/studio`).expect(200);
     await agent.post('/probe').expect(200); // no Origin/Referer: not a browser page
     await agent.get('/probe').set('Origin', 'https://evil.example').expect(200); // reads are not mutations
-    const host = await agent.post('/probe').set('Host', 'localhost:1234').set('Origin', 'http://localhost:1234');
+    const host = await agent
+      .post('/probe')
+      .set('Host', 'localhost:1234')
+      .set('Origin', 'http://localhost:1234');
     expect(host.status).toBe(200);
 
     const token = tokens.issue({ sub: 'acc_1', typ: 'account' }).token;

@@ -68,9 +68,11 @@ describe('sandbox: output and results', () => {
       const id = setInterval(() => { console.log('tick'); if (++n === 2) clearInterval(id); }, 50);
       let n = 0;
       Promise.resolve().then(() => console.log('micro'));
+      // Scheduled at virtual time 50 (first tick) + 120 = 170: before t200.
+      setTimeout(() => setTimeout(() => console.log('t170'), 120), 50);
       console.log('sync');
     `);
-    expect(r.stdout).toBe('sync\nmicro\nt10\ntick\ntick\nt200\n');
+    expect(r.stdout).toBe('sync\nmicro\nt10\ntick\ntick\nt170\nt200\n');
     expect(r.durationMs).toBeLessThan(150);
   });
 
@@ -139,6 +141,11 @@ describe('sandbox: outcomes', () => {
     expect(caught).toMatchObject({ outcome: 'timeout', stdout: '' });
     const jobs = await js('(async () => { for (;;) await null })()', { timeout: 200 });
     expect(jobs.outcome).toBe('timeout');
+    // Hundreds of thousands of timer turns: none may leave anything behind until the end.
+    const timers = await js('(async () => { setInterval(() => {}, 1); await new Promise(() => {}) })()', {
+      timeout: 1500,
+    });
+    expect(timers.outcome).toBe('timeout');
   });
 
   it.each([

@@ -116,6 +116,27 @@ export class Collection {
     return false;
   }
 
+  /**
+   * Expired documents (TTL) that would collide with `doc` on `_id` or a unique key. They are
+   * invisible to reads already; a write must not fail on them, so the caller deletes them first.
+   */
+  expiredConflicts(doc: Document, nowMs: number): Document[] {
+    if (this.ttl.length === 0) return [];
+    const out = new Set<Document>();
+    const idKey = valueKey(doc._id);
+    const same = this.docs.get(idKey);
+    if (same && this.isExpired(same, nowMs)) out.add(same);
+    for (const index of this.indexes.values()) {
+      if (!index.entries) continue;
+      for (const e of index.keyer.entries(doc)) {
+        const holderKey = index.entries.get(e.key);
+        const holder = holderKey === undefined || holderKey === idKey ? undefined : this.docs.get(holderKey);
+        if (holder && this.isExpired(holder, nowMs)) out.add(holder);
+      }
+    }
+    return [...out];
+  }
+
   /** Checks every unique index for `doc` and returns what to add, without changing anything. */
   private planEntries(doc: Document, idKey: string): Array<[SecondaryIndex, IndexEntry[]]> {
     const planned: Array<[SecondaryIndex, IndexEntry[]]> = [];

@@ -78,13 +78,21 @@ export class WriteBatch {
   }
 
   insert(coll: Collection, doc: Document): void {
+    this.purgeExpired(coll, doc);
     coll.insert(doc);
     this.record({ o: 'p', d: coll.db, c: coll.name, v: doc });
   }
 
   replace(coll: Collection, oldDoc: Document, newDoc: Document): void {
+    this.purgeExpired(coll, newDoc);
     coll.replace(oldDoc, newDoc);
     this.record({ o: 'p', d: coll.db, c: coll.name, v: newDoc });
+  }
+
+  /** Deletes expired documents that `doc` would collide with (see Collection.expiredConflicts). */
+  private purgeExpired(coll: Collection, doc: Document): void {
+    if (coll.ttl.length === 0) return;
+    for (const stale of coll.expiredConflicts(doc, Date.now())) this.remove(coll, stale);
   }
 
   remove(coll: Collection, doc: Document): void {

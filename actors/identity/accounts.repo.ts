@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AccountDocumentSchema,
+  PlanTransitionDocumentSchema,
+  WorkspaceDocumentSchema,
+  type AccountDocument,
+  type PlanTransitionDocument,
+  type WorkspaceDocument,
+} from '../../schemas/documents/account';
+import { errors, isAppError } from '../../schemas/errors';
+import { defineCollection, type DocumentStore, type Repository } from '../../src/store/mongo';
+
+export const accountsCollection = defineCollection({
+  name: 'accounts',
+  schema: AccountDocumentSchema,
+  indexes: [
+    { key: { email: 1 }, name: 'email_unique', unique: true },
+    {
+      key: { agentNameKey: 1 },
+      name: 'agentNameKey_unique',
+      unique: true,
+      partialFilterExpression: { agentNameKey: { $type: 'string' } },
+    },
+  ],
+});
+
+export const workspacesCollection = defineCollection({
+  name: 'workspaces',
+  schema: WorkspaceDocumentSchema,
+  indexes: [{ key: { ownerAccountId: 1 }, name: 'ownerAccountId' }],
+});
+
+export const planTransitionsCollection = defineCollection({
+  name: 'plan_transitions',
+  schema: PlanTransitionDocumentSchema,
+  indexes: [{ key: { accountId: 1, at: -1 }, name: 'accountId_at' }],
+});
+
+export function newAccountId(): string {
+  return `acc_${randomBytes(12).toString('hex')}`;
+}
+
+/** The default workspace of an account shares its random part: creating it twice is harmless. */
+export function defaultWorkspaceIdOf(accountId: string): string {
+  return `ws_${accountId.slice(4)}`;
+}
+
+/** What the identity actors need from the document store, in domain terms. */
+export class AccountsRepo {
+  readonly accounts: Repository<AccountDocument>;
+  readonly workspaces: Repository<WorkspaceDocument>;
+  readonly transitions: Repository<PlanTransitionDocument>;
+
+  constructor(documents: DocumentStore) {
+    this.accounts = documents.repository(accountsCollection);
+    this.workspaces = documents.repository(workspacesCollection);
+    this.transitions = documents.repository(planTransitionsCollection);
+  }
+
+  findByEmail(email: string): Promise<AccountDocument | null> {
+    return this.accounts.findOne({ email });
+  }
+
+  /** Missing account → NOT_FOUND without the internal id in the message. */
+  async get(accountId: string): Promise<AccountDocument> {
+    const doc = await this.accounts.findById(accountId);
+    if (!doc) throw errors.notFound('Account not found');
+    return doc;
+  }
+
+  /** Inserts a new account; a taken email or agent name is a CONFLICT naming the field. */
+  async create(doc: AccountDocument): Promise<AccountDocument> {
+    try {
+      return await this.accounts.insertUnique(doc);
+    } catch (err) {
+      if (isAppError(err) && err.code === 'CONFLICT') {
+        const fields = (err.details.fields as string[] | undefined) ?? [];
+        const index = String(err.details.index ?? '');
+        if (fields.includes('agentNameKey') || index.startsWith('agentNameKey')) {
+          throw errors.conflict('This agent name is already taken', { field: 'agentName' });
+        }
+        throw errors.conflict('An account with this email already exists', { field: 'email' });
+      }
+      throw err;
+    }
+  }
+
+  /** The default workspace (idempotent: a second call finds it in place). */
+  async ensureDefaultWorkspace(accountId: string, now = new Date()): Promise<void> {
+    await this.workspaces.insertIfAbsent({
+      _id: defaultWorkspaceIdOf(accountId),
+      ownerAccountId: accountId,
+      name: 'Default workspace',
+      isDefault: true,
+      members: [{ accountId, role: 'owner' }],
+      createdAt: now,
+      version: 0,
+    });
+  }
+}

@@ -1,0 +1,202 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { checkHealth } from '../../actors/ops/health.actor';
+import { MemoryCache } from '../../src/store/cache';
+import { startChild, type BenchChild, type ChildEvent } from './children';
+import type { BenchCleanup } from './cleanup';
+import { ownCpuMicros, round2 } from './measure';
+
+export interface HttpBenchOptions {
+  amqpUrl?: string;
+  cleanup: BenchCleanup;
+  connections: number;
+  warmupSec: number;
+  roundSec: number;
+  rounds: number;
+  log: (line: string) => void;
+}
+
+export interface HttpCaseResult {
+  key: string;
+  label: string;
+  /** 2xx responses per second over all rounds. */
+  perSecond: number;
+  requests: number;
+  seconds: number;
+  /** Means of the rounds' percentiles (autocannon keeps no mergeable histogram). */
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  perRound: Array<{ perSecond: number; p50Ms: number; p99Ms: number }>;
+  /** CPU time per request: `autocannon` (this process) and each server process. */
+  cpuUsPerRequest: Record<string, number>;
+  /** `status` of the health answer before the measurement (`ok` = every dependency up). */
+  healthStatus?: string;
+}
+
+export interface HttpBenchResult {
+  cases: HttpCaseResult[];
+  /** CPU cost of the health actor's probe work alone (checkHealth with cheap probes), µs per call. */
+  probeWorkUsPerCall: number;
+}
+
+interface HttpCase {
+  key: string;
+  label: string;
+  url: string;
+  servers: BenchChild[];
+  healthStatus?: string;
+  runs: autocannon.Result[];
+  cpu: Record<string, number>;
+}
+
+const ready = (child: BenchChild) => child.waitFor<ChildEvent & { url?: string; kinds: string[]; nodeId: string }>('ready', 60_000);
+
+/**
+ * `GET /health` with autocannon: a bare Express handler returning the same JSON, the real service
+ * in one process (`ROLE=all`, in-process transport), and the real service as an api process and a
+ * worker process over RabbitMQ. Servers run in child processes; autocannon runs here. Cases are
+ * interleaved by rounds, like the kernel cases.
+ */
+export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBenchResult> {
+  const { cleanup, log } = options;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ars-bench-kernel-'));
+  cleanup.step('temporary data directories', async () => rmSync(dir, { recursive: true, force: true }));
+  const common = { HOST: '127.0.0.1', PORT: '0', JWT_SECRET: 'bench-jwt-secret-'.padEnd(40, 'x') };
+  const runtime = (name: string, config: Record<string, string>) => {
+    const child = startChild(name, 'http-server.child', {
+      MODE: 'runtime',
+      BENCH_CONFIG: JSON.stringify({ ...common, DATA_DIR: path.join(dir, name), NODE_ID: name, ...config }),
+    });
+    cleanup.step(`child ${name}`, () => child.stop());
+    return child;
+  };
+
+  const cases: HttpCase[] = [];
+  const all = runtime('http-all', { ROLE: 'all' });
+  let worker: BenchChild | undefined;
+  let api: BenchChild | undefined;
+  if (options.amqpUrl) {
+    const amqp = { AMQP_URL: options.amqpUrl, AMQP_PREFIX: cleanup.prefix };
+    for (const n of ['http-worker', 'http-api']) cleanup.node(n);
+    worker = runtime('http-worker', { ...amqp, ROLE: 'worker' });
+    api = runtime('http-api', { ...amqp, ROLE: 'api' });
+  }
+  const allUrl = (await ready(all)).url!;
+  // The bare handler answers exactly what the service answers (its timestamp refreshed per call).
+  const sample = (await (await fetch(`${allUrl}/health`)).json()) as Record<string, unknown>;
+  const bare = startChild('http-bare', 'http-server.child', { MODE: 'bare', BODY: JSON.stringify(sample) });
+  cleanup.step('child http-bare', () => bare.stop());
+  cases.push({
+    key: 'bareExpress',
+    label: 'bare Express handler returning the same JSON',
+    url: (await ready(bare)).url!,
+    servers: [bare],
+    runs: [],
+    cpu: {},
+  });
+  cases.push({
+    key: 'actorInProcess',
+    label: 'GET /health through the health actor, ROLE=all (in-process transport)',
+    url: allUrl,
+    servers: [all],
+    healthStatus: String(sample.status),
+    runs: [],
+    cpu: {},
+  });
+  if (worker && api) {
+    const workerInfo = await ready(worker);
+    for (const kind of workerInfo.kinds) cleanup.kind(kind);
+    const apiUrl = (await ready(api)).url!;
+    const body = (await (await fetch(`${apiUrl}/health`)).json()) as { status?: string };
+    cases.push({
+      key: 'actorOverAmqp',
+      label: 'GET /health through the health actor, ROLE=api process + ROLE=worker process over RabbitMQ',
+      url: apiUrl,
+      servers: [api, worker],
+      healthStatus: body.status,
+      runs: [],
+      cpu: {},
+    });
+  }
+
+  const fire = (url: string, seconds: number) =>
+    autocannon({ url: `${url}/health`, connections: options.connections, duration: seconds, timeout: 10 });
+  for (const c of cases) {
+    log(`http: warm-up ${c.key}`);
+    await fire(c.url, options.warmupSec);
+  }
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const c of cases) {
+      log(`http: round ${round}/${options.rounds} ${c.key}`);
+      const before: Record<string, number | undefined> = { autocannon: ownCpuMicros(), ...cpuOf(c.servers) };
+      c.runs.push(await fire(c.url, options.roundSec));
+      const after = { autocannon: ownCpuMicros(), ...cpuOf(c.servers) };
+      for (const [k, v] of Object.entries(after)) {
+        if (before[k] !== undefined && v !== undefined) c.cpu[k] = (c.cpu[k] ?? 0) + v - before[k]!;
+      }
+    }
+  }
+
+  return {
+    cases: cases.map((c) => summarise(c)),
+    probeWorkUsPerCall: await measureProbeWork(),
+  };
+}
+
+function cpuOf(servers: BenchChild[]): Record<string, number | undefined> {
+  return Object.fromEntries(servers.map((s) => [s.name, s.cpuMicros()]));
+}
+
+function summarise(c: HttpCase): HttpCaseResult {
+  const ok = c.runs.reduce((n, r) => n + r['2xx'], 0);
+  const seconds = c.runs.reduce((n, r) => n + r.duration, 0);
+  const mean = (pick: (r: autocannon.Result) => number) =>
+    round2(c.runs.reduce((n, r) => n + pick(r), 0) / Math.max(1, c.runs.length));
+  return {
+    key: c.key,
+    label: c.label,
+    perSecond: Math.round(ok / seconds),
+    requests: ok,
+    seconds: round2(seconds),
+    p50Ms: mean((r) => r.latency.p50),
+    p99Ms: mean((r) => r.latency.p99),
+    non2xx: c.runs.reduce((n, r) => n + r.non2xx, 0),
+    errors: c.runs.reduce((n, r) => n + r.errors, 0),
+    perRound: c.runs.map((r) => ({
+      perSecond: Math.round(r['2xx'] / r.duration),
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+    })),
+    cpuUsPerRequest: Object.fromEntries(Object.entries(c.cpu).map(([k, v]) => [k, ok ? Math.round(v / ok) : 0])),
+    healthStatus: c.healthStatus,
+  };
+}
+
+/**
+ * The health actor's own work per call (three bounded probes, the reply schema), with probes that
+ * cost nearly nothing, as they do when the document store's status is cached: to tell whether the
+ * probe machinery, rather than the kernel, dominates the actor's share of a request.
+ */
+async function measureProbeWork(): Promise<number> {
+  const cache = new MemoryCache();
+  const probes = {
+    transport: () => ({ state: 'up' as const, embedded: true }),
+    documents: async () => ({ state: 'up' as const, embedded: true }),
+    cache: async () => ({ ...(await cache.status()), embedded: true }),
+  };
+  const signal = new AbortController().signal;
+  for (let i = 0; i < 2000; i++) await checkHealth({ probes }, signal);
+  const calls = 20_000;
+  const cpu0 = ownCpuMicros();
+  const t0 = performance.now();
+  for (let i = 0; i < calls; i++) await checkHealth({ probes }, signal);
+  const wallUs = ((performance.now() - t0) * 1000) / calls;
+  const cpuUs = (ownCpuMicros() - cpu0) / calls;
+  await cache.close();
+  return round2(Math.max(wallUs, cpuUs));
+}

@@ -1,0 +1,86 @@
+import type { RequestHandler, Response } from 'express';
+import { PUBLIC_AGENTS } from '../../../actors/identity/agent-directory.actor';
+import type { Principal } from '../../../schemas/auth';
+import { errors } from '../../../schemas/errors';
+import {
+  AgentMeResponseSchema,
+  CreateAgentBodySchema,
+  CreateAgentResponseSchema,
+  ListAgentsResponseSchema,
+  RegisterBodySchema,
+  RegisterResponseSchema,
+} from '../../../schemas/http/agents';
+import { AgentRecordSchema, AgentsRegisterReplySchema } from '../../../schemas/messages/agents';
+import type { RouteModule } from '../app.types';
+import { ipKey, rateLimit, requirePrincipal } from '../auth';
+import { parseBody } from '../validation';
+
+/** `POST /register`: attempts per client address (valid or not) per window. */
+export const REGISTER_RATE_LIMIT = Object.freeze({ name: 'register-ip', points: 20, durationSec: 3600 });
+
+/** The registration's token lifetime, in the form the spec shows for `/register`. */
+const REGISTER_EXPIRES_IN = '90d';
+
+const passThrough: RequestHandler = (_req, _res, next) => next();
+
+/** The operator account of the caller: an account (session, account or named token) or a deployed agent's key. */
+function operatorOf(res: Response): { principal: Principal; accountId: string } {
+  const principal = requirePrincipal(res);
+  if (!principal.accountId) {
+    throw errors.forbidden('Deployed agents belong to an operator account: use an account session or token');
+  }
+  return { principal, accountId: principal.accountId };
+}
+
+/**
+ * Agents: `POST /register` (self-registration, no auth, rate-limited per address), `GET /agent/me`
+ * (the calling agent's registration record), `GET`/`POST /api/agents` (the operator's deployed
+ * agents and subagents). Bodies are validated here and every reply is parsed with its response
+ * schema, which also strips anything that is not a public field (internal ids never leave).
+ */
+export const agentsRoute: RouteModule = (router, deps) => {
+  const base = deps.config.PUBLIC_BASE_URL;
+  const endpoints = { mcpEndpoint: `${base}/mcp`, toolsEndpoint: `${base}/tools` };
+  const limitRegistrations = deps.services
+    ? rateLimit({
+        cache: deps.services.cache,
+        ...REGISTER_RATE_LIMIT,
+        key: (req) => ipKey(req),
+        message: 'Too many registrations from this address, retry later',
+      })
+    : passThrough;
+
+  router.post('/register', limitRegistrations, async (req, res) => {
+    const body = parseBody(RegisterBodySchema, req);
+    const reply = AgentsRegisterReplySchema.parse(
+      await deps.system.ask(PUBLIC_AGENTS, 'agents.register', body),
+    );
+    res
+      .status(201)
+      .json(RegisterResponseSchema.parse({ ...reply, expiresIn: REGISTER_EXPIRES_IN, ...endpoints }));
+  });
+
+  router.get('/agent/me', deps.requireAuth, async (_req, res) => {
+    const principal = requirePrincipal(res);
+    if (principal.subjectType !== 'agent' || !principal.agentId) {
+      throw errors.notFound('No agent registration for this token');
+    }
+    const record = AgentRecordSchema.parse(
+      await deps.system.ask(`agent:${principal.agentId}`, 'agent.get', {}, { auth: principal }),
+    );
+    res.json(AgentMeResponseSchema.parse({ ...record, ...endpoints }));
+  });
+
+  router.get('/api/agents', deps.requireAuth, async (_req, res) => {
+    const { principal, accountId } = operatorOf(res);
+    const reply = await deps.system.ask(`agents:${accountId}`, 'agents.list', {}, { auth: principal });
+    res.json(ListAgentsResponseSchema.parse(reply));
+  });
+
+  router.post('/api/agents', deps.requireAuth, async (req, res) => {
+    const { principal, accountId } = operatorOf(res);
+    const body = parseBody(CreateAgentBodySchema, req);
+    const reply = await deps.system.ask(`agents:${accountId}`, 'agents.create', body, { auth: principal });
+    res.status(201).json(CreateAgentResponseSchema.parse(reply));
+  });
+};
