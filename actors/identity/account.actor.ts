@@ -67,7 +67,12 @@ export function accountActor(services: Services) {
           $set: { plan: newPlan, accountType: target.accountType, updatedAt: now },
         });
       } catch (err) {
-        if (isAppError(err) && err.code === 'CONFLICT' && attempt < 2) continue;
+        // The store's CONFLICT and NOT_FOUND name the document id: never let them reach a body.
+        if (isAppError(err) && err.code === 'CONFLICT') {
+          if (attempt < 2) continue;
+          throw errors.conflict('The account changed at the same time: retry');
+        }
+        if (isAppError(err) && err.code === 'NOT_FOUND') throw errors.notFound('Account not found');
         throw err;
       }
       // Keyed by the envelope id: a redelivered message records the transition once.
@@ -127,7 +132,10 @@ export function accountActor(services: Services) {
         const now = new Date();
         const res = await repo.accounts.updateOne(
           { _id: ctx.id },
-          { $set: { reset: { tokenHash, expiresAt: new Date(expiresAtMs) }, updatedAt: now }, $inc: { version: 1 } },
+          {
+            $set: { reset: { tokenHash, expiresAt: new Date(expiresAtMs) }, updatedAt: now },
+            $inc: { version: 1 },
+          },
         );
         if (res.matched === 0) throw errors.notFound('Account not found');
         return {};

@@ -14,10 +14,7 @@ import type { Services } from '../../src/boot/services';
 import { defineActor } from '../../src/kernel';
 import { displayName, invalidResetToken } from './account.actor';
 import { AccountsRepo, defaultWorkspaceIdOf, newAccountId } from './accounts.repo';
-import {
-  DEFAULT_LOGIN_LINK_TTL_SEC,
-  DEFAULT_RESET_TOKEN_TTL_MS,
-} from './identity-options';
+import { DEFAULT_LOGIN_LINK_TTL_SEC, DEFAULT_RESET_TOKEN_TTL_MS } from './identity-options';
 import { createMailer } from './mailer';
 import { PasswordHasher, randomToken, secretsEqual, sha256Hex } from './passwords';
 import { BEARER_CAPABILITY, PLANS, planHas, planMatchesAccountType } from './plans';
@@ -38,7 +35,8 @@ export function accountsDirectoryActor(services: Services) {
   const options = services.identity ?? {};
   const repo = new AccountsRepo(services.documents);
   const hasher = new PasswordHasher(options.bcryptCost);
-  const mailer = options.mailer ?? createMailer(services.config, services.logger.child({ component: 'mail' }));
+  const mailer =
+    options.mailer ?? createMailer(services.config, services.logger.child({ component: 'mail' }));
   const links = services.cache.namespace('identity:login:');
   const { tokens, system } = services;
   const resetTtlMs = options.resetTokenTtlMs ?? DEFAULT_RESET_TOKEN_TTL_MS;
@@ -78,7 +76,9 @@ export function accountsDirectoryActor(services: Services) {
             _id: accountId,
             email: input.email,
             passwordHash,
-            ...(input.agentName ? { agentName: input.agentName, agentNameKey: input.agentName.toLowerCase() } : {}),
+            ...(input.agentName
+              ? { agentName: input.agentName, agentNameKey: input.agentName.toLowerCase() }
+              : {}),
             accountType: input.accountType,
             plan: plan.id,
             planSelectionSkipped: input.planSelectionSkipped,
@@ -148,7 +148,9 @@ export function accountsDirectoryActor(services: Services) {
           const tokenHash = sha256Hex(token);
           const pending = account?.reset;
           const valid =
-            pending !== undefined && secretsEqual(pending.tokenHash, tokenHash) && pending.expiresAt > new Date();
+            pending !== undefined &&
+            secretsEqual(pending.tokenHash, tokenHash) &&
+            pending.expiresAt > new Date();
           if (!account || !valid) throw invalidResetToken();
           const passwordHash = await hasher.hash(newPassword);
           await system.ask(accountAddress(account._id), 'account.completeReset', { tokenHash, passwordHash });

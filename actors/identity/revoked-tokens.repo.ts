@@ -1,7 +1,4 @@
-import {
-  RevokedTokenDocumentSchema,
-  type RevokedTokenDocument,
-} from '../../schemas/documents/revoked-token';
+import { RevokedTokenDocumentSchema, type RevokedTokenDocument } from '../../schemas/documents/revoked-token';
 import { defineCollection, type DocumentStore, type Repository } from '../../src/store/mongo';
 import type { RevocationRecord, RevocationStore } from './token-service';
 
@@ -23,7 +20,12 @@ export class RevokedTokensRepo implements RevocationStore {
   async save(record: RevocationRecord): Promise<void> {
     const revokedAt = new Date();
     if (record.kind === 'token') {
-      await this.repo.insertIfAbsent({ _id: record.jti, kind: 'token', revokedAt, expiresAt: record.expiresAt });
+      await this.repo.insertIfAbsent({
+        _id: record.jti,
+        kind: 'token',
+        revokedAt,
+        expiresAt: record.expiresAt,
+      });
       return;
     }
     // A later cutoff replaces an earlier one, never the reverse ($max), whatever the arrival order.
@@ -44,7 +46,12 @@ export class RevokedTokensRepo implements RevocationStore {
         const doc = this.repo.parse(raw);
         if (doc.kind === 'token') yield { kind: 'token', jti: doc._id, expiresAt: doc.expiresAt };
         else if (doc.notBefore !== undefined) {
-          yield { kind: 'subject', subject: doc._id.slice(4), notBefore: doc.notBefore, expiresAt: doc.expiresAt };
+          yield {
+            kind: 'subject',
+            subject: doc._id.slice(4),
+            notBefore: doc.notBefore,
+            expiresAt: doc.expiresAt,
+          };
         }
       }
     } finally {

@@ -184,7 +184,8 @@ export class TokenService {
   private async applyCutoff(subject: string, notBefore: number, expiresAtMs: number): Promise<void> {
     if (this.localCutoffs) {
       const known = this.localCutoffs.get(subject);
-      if (!known || known.notBefore < notBefore) this.localCutoffs.set(subject, { notBefore, expiresAt: expiresAtMs });
+      if (!known || known.notBefore < notBefore)
+        this.localCutoffs.set(subject, { notBefore, expiresAt: expiresAtMs });
       if (this.localCutoffs.size % 1024 === 0) prune(this.localCutoffs, (v) => v.expiresAt);
     }
     // Never move a cutoff back: a later reset wins whatever the order the writes land in.

@@ -81,7 +81,16 @@ export async function startRuntime(
     const tokens = new TokenService(secrets.jwtSecret, cache, undefined, {
       revocations: new RevokedTokensRepo(documents),
     });
-    const services: Services = { config, secrets, logger, documents, cache, system, tokens, identity: options.identity };
+    const services: Services = {
+      config,
+      secrets,
+      logger,
+      documents,
+      cache,
+      system,
+      tokens,
+      identity: options.identity,
+    };
     // Idempotent: every process may run it; the first creates, the others find them in place.
     await documents.ensureIndexes(collectionDefinitions);
     // Revocations are durable in `revoked_tokens`; the cache (memory in embedded mode) gets them back.

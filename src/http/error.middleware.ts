@@ -76,6 +76,16 @@ export function toHttpFailure(err: unknown, requestId: string): HttpFailure {
     };
   }
   const status = ERROR_CODES[appError.code].status;
+  if (appError.code === 'INTERNAL_ERROR') {
+    // A defect's message and details may name internal ids or state: the log has them, the client
+    // gets only the request id to quote.
+    return {
+      status,
+      body: { error: 'Internal error', code: 'INTERNAL_ERROR', requestId },
+      headers: {},
+      logLevel: 'error',
+    };
+  }
   // Errors rebuilt from the wire may be plain objects that only look like AppError.
   const body: ErrorBody =
     typeof (appError as Partial<AppError>).toBody === 'function'

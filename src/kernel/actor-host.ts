@@ -33,6 +33,8 @@ export class ActorHost {
   private readonly parked: Array<(disposition: Disposition) => void> = [];
   private readonly runner: TurnRunner;
   private readonly log: Logger;
+  /** `<kind>:`, what every address of this kind starts with. */
+  private readonly addressPrefix: string;
   /** The kind declares `dedupe: 'shared'`: every delivery is claimed in the shared record. */
   private readonly sharedDedupe: boolean;
   private readonly runJob = (activation: Activation<Invocation>, job: Invocation | typeof PASSIVATE) =>
@@ -49,6 +51,7 @@ export class ActorHost {
   ) {
     this.kind = definition.kind;
     this.sharedDedupe = definition.dedupe === 'shared';
+    this.addressPrefix = `${definition.kind}:`;
     this.log = rt.logger.child({ component: 'kernel', kind: this.kind });
     this.runner = new TurnRunner(definition, policy, rt, this.log, this.settle);
   }
@@ -79,8 +82,8 @@ export class ActorHost {
     const envelope = parseEnvelope(delivery.envelope);
     if (
       !envelope ||
-      !envelope.to.startsWith(`${this.kind}:`) ||
-      envelope.to.length === this.kind.length + 1
+      !envelope.to.startsWith(this.addressPrefix) ||
+      envelope.to.length === this.addressPrefix.length
     ) {
       return this.rejectMalformed(delivery.envelope);
     }

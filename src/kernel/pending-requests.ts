@@ -1,11 +1,13 @@
 import type { Subscriber } from 'rxjs';
 import type { ReplyBody } from '../../schemas/envelope';
 import { AppError, errors } from '../../schemas/errors';
+import { TimeoutLists, type TimeoutHandle } from '../transport/timeout-list';
 
 /** A request of this node waiting for its reply (or stream items), keyed by envelope id. */
 export interface PendingEntry {
   readonly id: string;
-  timer?: NodeJS.Timeout;
+  /** Its deadline in the table's timeout lists. */
+  timeout?: TimeoutHandle<PendingEntry>;
   /** Other requests of this node with the same envelope id (a retried idempotent request). */
   siblings?: PendingEntry[];
   /** Takes one reply body; true when the request is over. */
@@ -16,7 +18,7 @@ export interface PendingEntry {
 
 /** An `ask`: one `reply` or `error` (or, from a streaming handler, the items collected until `complete`). */
 export class PendingAsk implements PendingEntry {
-  timer?: NodeJS.Timeout;
+  timeout?: TimeoutHandle<PendingEntry>;
   siblings?: PendingEntry[];
   private items?: unknown[];
 
@@ -53,7 +55,7 @@ export class PendingAsk implements PendingEntry {
  * every item before the `complete` seq was emitted. A plain `reply` is a one-item stream.
  */
 export class PendingStream implements PendingEntry {
-  timer?: NodeJS.Timeout;
+  timeout?: TimeoutHandle<PendingEntry>;
   siblings?: PendingEntry[];
   /** Completed, errored or failed: the unsubscribe that follows must not cancel anything. */
   done = false;
@@ -114,16 +116,20 @@ export class PendingStream implements PendingEntry {
   }
 }
 
-/** The pending-request table of a node: entries by envelope id, each with its deadline timer. */
+/**
+ * The pending-request table of a node: entries by envelope id, each with its deadline. Deadlines
+ * share one timer per timeout duration (see TimeoutList) rather than a timer per request.
+ */
 export class PendingTable {
   private readonly entries = new Map<string, PendingEntry>();
+  private readonly timeouts = new TimeoutLists<PendingEntry>((entry) => this.fail(entry, errors.deadline()));
 
   get size(): number {
     return this.entries.size;
   }
 
   add(entry: PendingEntry, timeoutMs: number): void {
-    entry.timer = setTimeout(expire, timeoutMs, this, entry);
+    entry.timeout = this.timeouts.add(entry, timeoutMs);
     const head = this.entries.get(entry.id);
     if (head) (head.siblings ??= []).push(entry);
     else this.entries.set(entry.id, entry);
@@ -145,7 +151,8 @@ export class PendingTable {
 
   /** Takes an entry out without settling it (a stream unsubscribed). */
   remove(entry: PendingEntry): void {
-    clearTimeout(entry.timer);
+    this.timeouts.remove(entry.timeout);
+    entry.timeout = undefined;
     const head = this.entries.get(entry.id);
     if (head === entry) {
       const next = entry.siblings?.shift();
@@ -172,8 +179,4 @@ export class PendingTable {
       for (const entry of [head, ...(head.siblings ?? [])]) this.fail(entry, error);
     }
   }
-}
-
-function expire(table: PendingTable, entry: PendingEntry): void {
-  table.fail(entry, errors.deadline());
 }

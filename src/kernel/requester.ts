@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger';
 import type { Transport } from '../transport/transport';
 import { assertAddress, assertType, BROADCAST_ADDRESS, CANCEL_TYPE, readReplyBody } from './envelopes';
 import type { RequestOptions } from './kernel.types';
-import { PendingAsk, PendingStream, PendingTable } from './pending-requests';
+import { PendingAsk, PendingStream, PendingTable, type PendingEntry } from './pending-requests';
 
 /** What the requester needs from its system. */
 export interface RequesterDeps {
@@ -40,7 +40,7 @@ export class Requester {
       const envelope = this.envelope(from, to, type, body, options, timeoutMs, true);
       const entry = new PendingAsk(envelope.id, resolve, reject);
       this.pending.add(entry, timeoutMs);
-      this.send(envelope).then(undefined, (error: AppError) => this.pending.fail(entry, error));
+      this.sendFor(entry, envelope);
     });
   }
 
@@ -64,7 +64,7 @@ export class Requester {
       }
       const entry = new PendingStream(envelope.id, subscriber as never);
       this.pending.add(entry, timeoutMs);
-      this.send(envelope).then(undefined, (error: AppError) => this.pending.fail(entry, error));
+      this.sendFor(entry, envelope);
       return () => {
         if (entry.done) return;
         entry.done = true;
@@ -141,6 +141,17 @@ export class Requester {
     this.publish(this.broadcastEnvelope(CANCEL_TYPE, id, {})).then(undefined, (err: unknown) =>
       this.deps.logger.warn({ err, envelopeId: id }, 'kernel: cancel broadcast failed'),
     );
+  }
+
+  /** Sends the command of a pending request; a failure of the transport fails it with UNAVAILABLE. */
+  private sendFor(entry: PendingEntry, envelope: Envelope): void {
+    let sent: Promise<void>;
+    try {
+      sent = this.deps.transport.send(envelope);
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    sent.then(undefined, (error: unknown) => this.pending.fail(entry, toUnavailable(error)));
   }
 
   /** Sends a command; any failure of the transport becomes UNAVAILABLE. */

@@ -2,16 +2,22 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 
 /**
  * Settles the deliveries of one consumer channel, coalescing acknowledgements: acks that complete
- * in the same event-loop turn go out as one `basic.ack multiple` for the longest run of settled
- * deliveries at the head, and individually beyond a gap (a turn still running). On a quorum queue
- * each ack frame is a Raft command in the broker, so this cuts the broker's work under load without
- * ever acknowledging a delivery whose turn has not ended. Nacks go out at once.
+ * in the same run of the microtask queue (the turns ended by one batch of socket data, typically)
+ * go out as one `basic.ack multiple` for the longest run of settled deliveries at the head, and
+ * individually beyond a gap (a turn still running). On a quorum queue each ack frame is a Raft
+ * command in the broker, so this cuts the broker's work under load without ever acknowledging a
+ * delivery whose turn has not ended. Nacks go out at once.
+ *
+ * The flush is a `process.nextTick`, not a `setImmediate`: it then runs before amqplib's writer
+ * (itself a `setImmediate`) drains the channels, so the acks share the socket write of the replies
+ * sent by the same turns instead of costing a write of their own on the next loop iteration.
  */
 export class AckBatcher {
   /** Unsettled deliveries in delivery order (delivery tags increase on a channel). */
   private readonly outstanding: ConsumeMessage[] = [];
   private readonly done = new Set<ConsumeMessage>();
   private scheduled = false;
+  private readonly flushSoon = () => this.flush();
 
   constructor(
     private readonly channel: Channel,
@@ -26,7 +32,7 @@ export class AckBatcher {
     this.done.add(message);
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      process.nextTick(this.flushSoon);
     }
   }
 

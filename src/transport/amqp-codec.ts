@@ -1,9 +1,10 @@
 import type { Message } from 'amqplib';
 import { EnvelopeSchema, type Envelope } from '../../schemas/envelope';
+import { readEnvelope } from './envelope-check';
 
 export type Decoded = { ok: true; envelope: Envelope } | { ok: false; reason: string };
 
-/** JSON on the wire: one stringify on the way out, one parse (plus the schema check) on the way in. */
+/** JSON on the wire: one stringify on the way out, one parse (plus the envelope check) on the way in. */
 export function encodeEnvelope(envelope: Envelope): Buffer {
   return Buffer.from(JSON.stringify(envelope));
 }
@@ -16,6 +17,9 @@ export function decodeEnvelope(content: Buffer): Decoded {
   } catch {
     return { ok: false, reason: 'not JSON' };
   }
+  const envelope = readEnvelope(raw);
+  if (envelope) return { ok: true, envelope };
+  // A rejection is rare: the schema explains it.
   const parsed = EnvelopeSchema.safeParse(raw);
   if (parsed.success) return { ok: true, envelope: parsed.data };
   const issue = parsed.error.issues[0];

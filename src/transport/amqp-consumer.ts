@@ -65,25 +65,21 @@ export function handleDelivery(
   } catch (err) {
     turn = Promise.reject(err);
   }
-  turn
-    .then(
-      (disposition) => disposition,
-      (err: unknown) => {
-        host.log.warn({ kind: registration.kind, err: messageOf(err) }, 'command handler failed; requeued');
-        return 'requeue' as const;
-      },
-    )
-    .then((disposition) => {
-      if (disposition === 'requeue' && deliveryCount >= host.deliveryLimit) disposition = 'dead-letter';
-      if (disposition === 'dead-letter') {
-        host.log.warn(
-          { kind: registration.kind, id: decoded.envelope.id, type: decoded.envelope.type, deliveryCount },
-          'command dead-lettered',
-        );
-      }
-      settle(acks, message, disposition);
-      host.turnEnded();
-    });
+  const end = (disposition: Disposition) => {
+    if (disposition === 'requeue' && deliveryCount >= host.deliveryLimit) disposition = 'dead-letter';
+    if (disposition === 'dead-letter') {
+      host.log.warn(
+        { kind: registration.kind, id: decoded.envelope.id, type: decoded.envelope.type, deliveryCount },
+        'command dead-lettered',
+      );
+    }
+    settle(acks, message, disposition);
+    host.turnEnded();
+  };
+  turn.then(end, (err: unknown) => {
+    host.log.warn({ kind: registration.kind, err: messageOf(err) }, 'command handler failed; requeued');
+    end('requeue');
+  });
 }
 
 function settle(acks: AckBatcher, message: ConsumeMessage, disposition: Disposition): void {

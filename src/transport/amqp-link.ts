@@ -1,8 +1,12 @@
 import type { Channel, ChannelModel, ConfirmChannel } from 'amqplib';
-import { errors } from '../../schemas/errors';
+import { errors, type AppError } from '../../schemas/errors';
 import type { Logger } from '../logging/logger';
 import { messageOf } from './amqp-connection';
 import { declareKind, type AmqpNames, type DeclaredNames } from './amqp-topology';
+import { TimeoutLists } from './timeout-list';
+
+/** Publish options of every command (amqplib reads them, never changes them). */
+const PERSISTENT = Object.freeze({ persistent: true });
 
 /** What a link needs from its transport. */
 export interface LinkContext {
@@ -30,6 +34,10 @@ export class AmqpLink {
     undefined,
     undefined,
   ];
+  /** Publishes waiting for their confirm, by deadline (one timer per duration, not per publish). */
+  private readonly confirmTimeouts = new TimeoutLists<(error: AppError) => void>((reject) =>
+    reject(errors.unavailable('the broker did not confirm the command in time', { transport: 'amqp' })),
+  );
 
   private constructor(
     readonly model: ChannelModel,
@@ -88,13 +96,9 @@ export class AmqpLink {
    */
   publishCommand(queue: string, body: Buffer, timeoutMs: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(errors.unavailable('the broker did not confirm the command in time', { transport: 'amqp' })),
-        timeoutMs,
-      );
+      const handle = this.confirmTimeouts.add(reject, timeoutMs);
       const confirmed = (err: unknown) => {
-        clearTimeout(timer);
+        this.confirmTimeouts.remove(handle);
         if (!err) return resolve();
         reject(
           errors.unavailable(`the broker did not accept the command: ${messageOf(err)}`, {
@@ -103,7 +107,7 @@ export class AmqpLink {
         );
       };
       try {
-        this.confirm.sendToQueue(queue, body, { persistent: true }, confirmed);
+        this.confirm.sendToQueue(queue, body, PERSISTENT, confirmed);
       } catch (err) {
         confirmed(err ?? new Error('publish failed'));
       }

@@ -68,11 +68,17 @@ export const accountsRoute: RouteModule = (router, deps) => {
     limit('signup-email', limits.signupPerEmail, email),
     async (req, res) => {
       const body = parseBody(SignupBodySchema, req);
-      const reply = SignupReplySchema.parse(await deps.system.ask(ACCOUNTS_DIRECTORY, 'identity.signup', body));
+      const reply = SignupReplySchema.parse(
+        await deps.system.ask(ACCOUNTS_DIRECTORY, 'identity.signup', body),
+      );
       await startSession(req, reply.accountId);
-      res
-        .status(201)
-        .json(SignupResponseSchema.parse({ success: true, redirectTo: SIGNUP_REDIRECT, credentials: reply.credentials }));
+      res.status(201).json(
+        SignupResponseSchema.parse({
+          success: true,
+          redirectTo: SIGNUP_REDIRECT,
+          credentials: reply.credentials,
+        }),
+      );
     },
   );
 
@@ -84,7 +90,9 @@ export const accountsRoute: RouteModule = (router, deps) => {
     limit('signin-email', limits.signinPerEmail, email),
     async (req, res) => {
       const body = parseBody(SigninBodySchema, req);
-      const reply = SigninReplySchema.parse(await deps.system.ask(ACCOUNTS_DIRECTORY, 'identity.signin', body));
+      const reply = SigninReplySchema.parse(
+        await deps.system.ask(ACCOUNTS_DIRECTORY, 'identity.signin', body),
+      );
       await startSession(req, reply.accountId);
       res.json(SigninResponseSchema.parse({ success: true, credentials: reply.credentials }));
     },

@@ -50,7 +50,12 @@ export const sessionRoute: RouteModule = (router, deps) => {
     if (principal.subjectType === 'account' && principal.accountId) {
       try {
         profile = ProfileReplySchema.parse(
-          await deps.system.ask(accountAddress(principal.accountId), 'account.profile', {}, { auth: principal }),
+          await deps.system.ask(
+            accountAddress(principal.accountId),
+            'account.profile',
+            {},
+            { auth: principal },
+          ),
         );
       } catch (err) {
         // A session or token whose account is gone is no session at all.
@@ -89,13 +94,22 @@ export const sessionRoute: RouteModule = (router, deps) => {
   router.post(
     '/api/session/token',
     deps.requireAuth,
-    limit('session-token', limits.sessionTokenPerAccount, (req) => req.res && principalOf(req.res)?.accountId),
+    limit(
+      'session-token',
+      limits.sessionTokenPerAccount,
+      (req) => req.res && principalOf(req.res)?.accountId,
+    ),
     async (_req, res) => {
       const caller = accountCaller(res);
       if (caller.tokenId) throw errors.forbidden('A named token cannot mint account tokens');
-      const credentials = await deps.system.ask(accountAddress(caller.accountId), 'account.issueToken', {}, {
-        auth: caller,
-      });
+      const credentials = await deps.system.ask(
+        accountAddress(caller.accountId),
+        'account.issueToken',
+        {},
+        {
+          auth: caller,
+        },
+      );
       res.json(SessionTokenResponseSchema.parse({ success: true, credentials }));
     },
   );

@@ -145,9 +145,17 @@ describeEachTarget(
       // Never returned once expired, even before the sweeper runs.
       expect(await c.findOne({ _id: 'past' as never })).toBeNull();
       expect(await c.countDocuments()).toBe(4);
+      // An expired document that the sweeper has not reached yet does not block its _id.
+      await c.insertOne({ _id: 'gone' as never, expiresAt: new Date(now - 5000) });
+      const reused = await c.updateOne(
+        { _id: 'gone' as never },
+        { $set: { expiresAt: new Date(now + 60_000) } },
+        { upsert: true },
+      );
+      expect(reused.upsertedCount).toBe(1);
       await new Promise((r) => setTimeout(r, 2200));
-      expect((await c.find({}).toArray()).map((d) => d._id).sort()).toEqual(['later', 'not-a-date']);
-      expect(await c.estimatedDocumentCount()).toBe(2);
+      expect((await c.find({}).toArray()).map((d) => d._id).sort()).toEqual(['gone', 'later', 'not-a-date']);
+      expect(await c.estimatedDocumentCount()).toBe(3);
     });
   },
   { journaled: true },

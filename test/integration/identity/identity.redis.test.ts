@@ -35,13 +35,18 @@ describeWithService('redis', 'accounts and sessions on Redis (REDIS_URL)', (redi
     const res = await h.client().get('/api/session').set('Cookie', cookie).expect(200);
     expect(res.body.session).toMatchObject({ agentName: account.agentName, via: 'session' });
     await h.client().delete('/api/session').set('Cookie', cookie).expect(200);
-    await h.client().get('/api/session').set('Cookie', cookie).expect(200, { authenticated: false, session: null });
+    await h
+      .client()
+      .get('/api/session')
+      .set('Cookie', cookie)
+      .expect(200, { authenticated: false, session: null });
     expect(await h.runtime.cache.get(`sess:s:${sid}`)).toBeNull();
   });
 
   it('counts rate limits in Redis (429 with Retry-After)', async () => {
     const email = `rl-${Date.now()}@example.com`;
-    for (let i = 0; i < 2; i++) await h.client().post('/api/signin').send({ email, password: PASSWORD }).expect(401);
+    for (let i = 0; i < 2; i++)
+      await h.client().post('/api/signin').send({ email, password: PASSWORD }).expect(401);
     const res = await h.client().post('/api/signin').send({ email, password: PASSWORD }).expect(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });

@@ -26,7 +26,11 @@ const NEW_PASSWORD = 'a brand new passphrase';
 describe('POST /api/forgot-password', () => {
   it('answers {success: true} for an unknown email and sends nothing', async () => {
     const before = readOutbox(h.dir).length;
-    const res = await h.client().post('/api/forgot-password').send({ email: 'nobody-here@example.com' }).expect(200);
+    const res = await h
+      .client()
+      .post('/api/forgot-password')
+      .send({ email: 'nobody-here@example.com' })
+      .expect(200);
     expect(res.body).toEqual({ success: true });
     await new Promise((r) => setTimeout(r, 200));
     expect(readOutbox(h.dir).length).toBe(before);
@@ -34,7 +38,11 @@ describe('POST /api/forgot-password', () => {
 
   it('answers the same for a known email and writes the mail to the outbox (token not logged)', async () => {
     const account = await h.signup(h.client());
-    const res = await h.client().post('/api/forgot-password').send({ email: account.email.toUpperCase() }).expect(200);
+    const res = await h
+      .client()
+      .post('/api/forgot-password')
+      .send({ email: account.email.toUpperCase() })
+      .expect(200);
     expect(res.body).toEqual({ success: true });
     const token = await eventually(() => resetTokenFor(h.dir, account.email));
     expect(token.length).toBeGreaterThanOrEqual(40);
@@ -76,7 +84,10 @@ describe('POST /api/forgot-password/confirm', () => {
       .post('/api/forgot-password/confirm')
       .send({ email: account.email, token, newPassword: 'yet another passphrase' })
       .expect(400);
-    expect(again.body).toMatchObject({ code: 'VALIDATION_ERROR', error: 'Invalid or expired password reset token' });
+    expect(again.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      error: 'Invalid or expired password reset token',
+    });
 
     await h.client().post('/api/signin').send({ email: account.email, password: PASSWORD }).expect(401);
     await h.client().post('/api/signin').send({ email: account.email, password: NEW_PASSWORD }).expect(200);
@@ -105,7 +116,11 @@ describe('POST /api/forgot-password/confirm', () => {
     const short = await confirm(a.email, first, 'short');
     expect(short.status).toBe(400);
     expect(short.body.details[0].path).toBe('newPassword');
-    await h.client().post('/api/forgot-password/confirm').send({ email: a.email, newPassword: NEW_PASSWORD }).expect(400);
+    await h
+      .client()
+      .post('/api/forgot-password/confirm')
+      .send({ email: a.email, newPassword: NEW_PASSWORD })
+      .expect(400);
 
     // A newer request replaces the pending token.
     await h.client().post('/api/forgot-password').send({ email: a.email }).expect(200);

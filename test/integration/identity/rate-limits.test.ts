@@ -5,7 +5,12 @@ import type { RouteModule } from '../../../src/http/app.types';
 import { ipKey, rateLimit } from '../../../src/http/auth';
 import { MemoryCache } from '../../../src/store/cache';
 import { testDeps } from '../../unit/http/support/test-app';
-import { PASSWORD, assertNoInternalIds, startAccountsHarness, type AccountsHarness } from './support/accounts-harness';
+import {
+  PASSWORD,
+  assertNoInternalIds,
+  startAccountsHarness,
+  type AccountsHarness,
+} from './support/accounts-harness';
 
 let h: AccountsHarness;
 
@@ -29,7 +34,11 @@ afterEach(() => assertNoInternalIds());
 
 function expect429(res: request.Response) {
   expect(res.status).toBe(429);
-  expect(res.body).toMatchObject({ code: 'RATE_LIMITED', error: expect.any(String), retryAfter: expect.any(Number) });
+  expect(res.body).toMatchObject({
+    code: 'RATE_LIMITED',
+    error: expect.any(String),
+    retryAfter: expect.any(Number),
+  });
   const retryAfter = Number(res.headers['retry-after']);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
@@ -50,17 +59,24 @@ describe('identity rate limits', () => {
   });
 
   it('signup per email and forgot-password per email', async () => {
-    const body = { email: 'limited@example.com', password: PASSWORD, accountType: 'retail', selectedPlan: 'retail_free' };
+    const body = {
+      email: 'limited@example.com',
+      password: PASSWORD,
+      accountType: 'retail',
+      selectedPlan: 'retail_free',
+    };
     expect((await h.client().post('/api/signup').send(body)).status).toBe(201);
     expect((await h.client().post('/api/signup').send(body)).status).toBe(409);
     expect429(await h.client().post('/api/signup').send(body));
 
-    for (let i = 0; i < 2; i++) await h.client().post('/api/forgot-password').send({ email: 'who@example.com' }).expect(200);
+    for (let i = 0; i < 2; i++)
+      await h.client().post('/api/forgot-password').send({ email: 'who@example.com' }).expect(200);
     expect429(await h.client().post('/api/forgot-password').send({ email: 'WHO@example.com' }));
   });
 
   it('from-key per IP', async () => {
-    for (let i = 0; i < 2; i++) await h.client().post('/api/session/from-key').send({ apiKey: 'x' }).expect(401);
+    for (let i = 0; i < 2; i++)
+      await h.client().post('/api/session/from-key').send({ apiKey: 'x' }).expect(401);
     expect429(await h.client().post('/api/session/from-key').send({ apiKey: 'x' }));
   });
 });
@@ -100,8 +116,15 @@ describe('rateLimit middleware', () => {
   it('is usable on a plain express app', async () => {
     const cache = new MemoryCache();
     const plain = express();
-    plain.post('/x', rateLimit({ cache, name: 'plain', points: 1, durationSec: 5, key: () => 'k' }), (_q, s) => void s.send('ok'));
-    plain.use(((err, _req, res, _next) => void res.status(err.status).json(err.toBody())) as express.ErrorRequestHandler);
+    plain.post(
+      '/x',
+      rateLimit({ cache, name: 'plain', points: 1, durationSec: 5, key: () => 'k' }),
+      (_q, s) => void s.send('ok'),
+    );
+    plain.use(
+      ((err, _req, res, _next) =>
+        void res.status(err.status).json(err.toBody())) as express.ErrorRequestHandler,
+    );
     await request(plain).post('/x').expect(200);
     await request(plain).post('/x').expect(429);
   });

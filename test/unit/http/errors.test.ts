@@ -226,12 +226,13 @@ describe('error middleware', () => {
     expect((await request(app().app).get('/t/app-error/unavailableRetry')).headers['retry-after']).toBe('7');
   });
 
-  it('answers DEADLINE_EXCEEDED 504 and an explicit INTERNAL_ERROR 500 with the request id', async () => {
+  it('answers DEADLINE_EXCEEDED 504 and an explicit INTERNAL_ERROR 500 with only the request id', async () => {
     expect((await request(app().app).get('/t/app-error/deadline')).status).toBe(504);
     const res = await request(app().app).get('/t/app-error/internal');
     expect(res.status).toBe(500);
+    // The defect's own message and details stay in the log.
     expect(res.body).toEqual({
-      error: 'Store write failed',
+      error: 'Internal error',
       code: 'INTERNAL_ERROR',
       requestId: res.headers['x-request-id'],
     });

@@ -100,8 +100,8 @@ export function matcher(coll: Collection | undefined, rawFilter: unknown, opts: 
   let query: Query | undefined;
   const mingoQuery = (): Query => (query ??= compileFilter(filter, opts));
   // The fast predicate ignores collation and `let`, so it is only used without them.
-  const keys0 = Object.keys(filter);
-  const onlyId = keys0.length === 1 && keys0[0] === '_id';
+  const filterKeys = Object.keys(filter);
+  const onlyId = filterKeys.length === 1 && filterKeys[0] === '_id';
   const fast = opts.collation || opts.variables ? undefined : compileFastFilter(filter);
   const test = fast ?? ((doc: Document) => mingoQuery().test(doc));
   if (!fast) mingoQuery(); // compile now: a bad filter must fail even on an empty collection

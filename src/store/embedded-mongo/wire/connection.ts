@@ -80,8 +80,19 @@ export class WireConnection {
     try {
       while (this.queue.length > 0 && !this.closed) {
         const msg = this.queue.shift()!;
-        const pending = this.handle(msg);
-        const reply = pending instanceof Promise ? await pending : pending;
+        let reply: Buffer[] | undefined;
+        try {
+          const pending = this.handle(msg);
+          reply = pending instanceof Promise ? await pending : pending;
+        } catch (err) {
+          // A bug must cost this connection, never the process.
+          this.ctx.logger.error(
+            { err, connectionId: this.id },
+            'embedded-mongo: unexpected failure, closing connection',
+          );
+          this.socket.destroy();
+          return;
+        }
         if (reply && !this.closed) {
           // Header and body in one writev, without concatenating them first.
           this.socket.cork();
@@ -124,7 +135,14 @@ export class WireConnection {
   }
 
   private frame(responseTo: number, reply: Document | Buffer, legacy: boolean): Buffer[] {
-    const body = Buffer.isBuffer(reply) ? reply : encodeDocument(reply);
+    let body: Buffer;
+    try {
+      body = Buffer.isBuffer(reply) ? reply : encodeDocument(reply);
+    } catch (err) {
+      // For example a distinct or findAndModify result beyond 16 MiB.
+      const message = `reply could not be encoded: ${(err as Error).message}`;
+      body = encodeDocument(new MongoCommandError(ErrorCodes.BSONObjectTooLarge, message).toReply());
+    }
     return frameReply(this.nextRequestId++, responseTo, body, legacy);
   }
 

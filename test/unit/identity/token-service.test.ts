@@ -1,0 +1,81 @@
+import {
+  TokenService,
+  type RevocationRecord,
+  type RevocationStore,
+} from '../../../actors/identity/token-service';
+import { MemoryCache } from '../../../src/store/cache';
+
+const SECRET = 'k'.repeat(32);
+
+/** An in-memory RevocationStore standing in for `revoked_tokens`. */
+class ArrayStore implements RevocationStore {
+  readonly records: RevocationRecord[] = [];
+  async save(record: RevocationRecord) {
+    this.records.push(record);
+  }
+  async *active(now: Date) {
+    for (const r of this.records) if (r.expiresAt > now) yield r;
+  }
+}
+
+describe('TokenService', () => {
+  it('issues tokens with iat, exp 90 days out and the given claims', async () => {
+    const tokens = new TokenService(SECRET, new MemoryCache());
+    const issued = tokens.issue({ sub: 'acc_1', typ: 'named', tid: 't1', acc: 'acc_1', scopes: ['api'] });
+    const claims = await tokens.verify(issued.token);
+    expect(claims).toMatchObject({
+      sub: 'acc_1',
+      typ: 'named',
+      tid: 't1',
+      acc: 'acc_1',
+      scopes: ['api'],
+      jti: issued.jti,
+    });
+    expect(claims.exp - claims.iat).toBe(90 * 24 * 3600);
+    expect(issued.expiresAt.getTime()).toBe(claims.exp * 1000);
+  });
+
+  it('refuses tokens signed with "none" or another algorithm', async () => {
+    const tokens = new TokenService(SECRET, new MemoryCache());
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const body = Buffer.from(
+      JSON.stringify({ sub: 'acc_1', typ: 'account', jti: 'j', iat: now, exp: now + 60 }),
+    ).toString('base64url');
+    await expect(tokens.verify(`${header}.${body}.`)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('persists revocations and warms a fresh cache from them', async () => {
+    const store = new ArrayStore();
+    const first = new TokenService(SECRET, new MemoryCache(), undefined, { revocations: store });
+    const revoked = first.issue({ sub: 'acc_1', typ: 'account' });
+    const cutOff = first.issue({ sub: 'acc_2', typ: 'account' });
+    await first.revoke(revoked.jti, revoked.expiresAt);
+    await first.revokeSubjectBefore('acc_2', new Date(Date.now() + 1000));
+    expect(store.records.map((r) => r.kind)).toEqual(['token', 'subject']);
+
+    const restarted = new TokenService(SECRET, new MemoryCache(), undefined, { revocations: store });
+    await expect(restarted.verify(revoked.token)).resolves.toBeTruthy(); // not warmed yet
+    expect(await restarted.warm()).toBe(2);
+    await expect(restarted.verify(revoked.token)).rejects.toMatchObject({ message: 'Bearer token revoked' });
+    await expect(restarted.verify(cutOff.token)).rejects.toMatchObject({ message: 'Bearer token revoked' });
+  });
+
+  it('keeps a revocation even when the bounded memory cache evicts its key', async () => {
+    const cache = new MemoryCache({ maxEntries: 10 });
+    const tokens = new TokenService(SECRET, cache);
+    const issued = tokens.issue({ sub: 'acc_1', typ: 'account' });
+    await tokens.revoke(issued.jti, issued.expiresAt);
+    for (let i = 0; i < 50; i++) await cache.set(`filler:${i}`, 'x');
+    expect(await cache.get(`auth:revoked:${issued.jti}`)).toBeNull();
+    await expect(tokens.verify(issued.token)).rejects.toMatchObject({ message: 'Bearer token revoked' });
+  });
+
+  it('never moves a cutoff back', async () => {
+    const cache = new MemoryCache();
+    const tokens = new TokenService(SECRET, cache);
+    await tokens.revokeSubjectBefore('acc_1', new Date(Date.now() + 5000));
+    await tokens.revokeSubjectBefore('acc_1', new Date(Date.now() - 5000));
+    expect(Number(await cache.get('auth:cutoff:acc_1'))).toBeGreaterThan(Date.now() / 1000);
+  });
+});
