@@ -22,14 +22,15 @@ export interface HttpBenchOptions {
 export interface HttpCaseResult {
   key: string;
   label: string;
-  /** 2xx responses per second over all rounds. */
+  /** Expected answers (2xx, or the case's status) per second over all rounds. */
   perSecond: number;
   requests: number;
   seconds: number;
   /** Means of the rounds' percentiles (autocannon keeps no mergeable histogram). */
   p50Ms: number;
   p99Ms: number;
-  non2xx: number;
+  /** Answers with another status than expected. */
+  unexpected: number;
   errors: number;
   perRound: Array<{ perSecond: number; p50Ms: number; p99Ms: number }>;
   /** CPU time per request: `autocannon` (this process) and each server process. */
@@ -48,6 +49,10 @@ interface HttpCase {
   key: string;
   label: string;
   url: string;
+  /** Default `/health`. */
+  path?: string;
+  /** The status every answer should have; default 2xx. */
+  expectStatus?: number;
   servers: BenchChild[];
   healthStatus?: string;
   runs: autocannon.Result[];
@@ -100,6 +105,16 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
     cpu: {},
   });
   cases.push({
+    key: 'frontDoorOnly',
+    label: "for comparison: the service's front door without an actor, ROLE=all (GET /no-such-route, a 404 JSON answer through the same middleware)",
+    url: allUrl,
+    path: '/no-such-route',
+    expectStatus: 404,
+    servers: [all],
+    runs: [],
+    cpu: {},
+  });
+  cases.push({
     key: 'actorInProcess',
     label: 'GET /health through the health actor, ROLE=all (in-process transport)',
     url: allUrl,
@@ -124,17 +139,22 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
     });
   }
 
-  const fire = (url: string, seconds: number) =>
-    autocannon({ url: `${url}/health`, connections: options.connections, duration: seconds, timeout: 10 });
+  const fire = (c: HttpCase, seconds: number) =>
+    autocannon({
+      url: `${c.url}${c.path ?? '/health'}`,
+      connections: options.connections,
+      duration: seconds,
+      timeout: 10,
+    });
   for (const c of cases) {
     log(`http: warm-up ${c.key}`);
-    await fire(c.url, options.warmupSec);
+    await fire(c, options.warmupSec);
   }
   for (let round = 1; round <= options.rounds; round++) {
     for (const c of cases) {
       log(`http: round ${round}/${options.rounds} ${c.key}`);
       const before: Record<string, number | undefined> = { autocannon: ownCpuMicros(), ...cpuOf(c.servers) };
-      c.runs.push(await fire(c.url, options.roundSec));
+      c.runs.push(await fire(c, options.roundSec));
       const after = { autocannon: ownCpuMicros(), ...cpuOf(c.servers) };
       for (const [k, v] of Object.entries(after)) {
         if (before[k] !== undefined && v !== undefined) c.cpu[k] = (c.cpu[k] ?? 0) + v - before[k]!;
@@ -152,8 +172,14 @@ function cpuOf(servers: BenchChild[]): Record<string, number | undefined> {
   return Object.fromEntries(servers.map((s) => [s.name, s.cpuMicros()]));
 }
 
+/** Answers with the expected status (2xx unless the case says otherwise). */
+function answered(c: HttpCase, r: autocannon.Result): number {
+  if (c.expectStatus === undefined) return r['2xx'];
+  return r.statusCodeStats?.[`${c.expectStatus}`]?.count ?? 0;
+}
+
 function summarise(c: HttpCase): HttpCaseResult {
-  const ok = c.runs.reduce((n, r) => n + r['2xx'], 0);
+  const ok = c.runs.reduce((n, r) => n + answered(c, r), 0);
   const seconds = c.runs.reduce((n, r) => n + r.duration, 0);
   const mean = (pick: (r: autocannon.Result) => number) =>
     round2(c.runs.reduce((n, r) => n + pick(r), 0) / Math.max(1, c.runs.length));
@@ -165,10 +191,10 @@ function summarise(c: HttpCase): HttpCaseResult {
     seconds: round2(seconds),
     p50Ms: mean((r) => r.latency.p50),
     p99Ms: mean((r) => r.latency.p99),
-    non2xx: c.runs.reduce((n, r) => n + r.non2xx, 0),
+    unexpected: c.runs.reduce((n, r) => n + r.requests.total - answered(c, r), 0),
     errors: c.runs.reduce((n, r) => n + r.errors, 0),
     perRound: c.runs.map((r) => ({
-      perSecond: Math.round(r['2xx'] / r.duration),
+      perSecond: Math.round(answered(c, r) / r.duration),
       p50Ms: r.latency.p50,
       p99Ms: r.latency.p99,
     })),

@@ -133,6 +133,7 @@ async function main(): Promise<void> {
     a && b && b.perSecond ? Math.round((a.perSecond / b.perSecond) * 1000) / 1000 : undefined;
   const httpInRatio = ratio(actorIn, bare);
   const httpAmqpRatio = ratio(actorAmqp, bare);
+  const frontDoorRatio = ratio(h('frontDoorOnly'), bare);
   const layered = k('amqpWorkerProcessLayered');
   const shared = k('amqpWorkerProcessShared');
   const checks = {
@@ -154,6 +155,7 @@ async function main(): Promise<void> {
       ratio: httpAmqpRatio,
       pass: httpAmqpRatio >= TARGETS.httpAmqpRatio,
     },
+    frontDoorOnlyRatio: frontDoorRatio,
   };
   const dedupeCost = amqp && {
     cache: kernel.sharedDedupeCache,
@@ -219,11 +221,11 @@ async function main(): Promise<void> {
     '',
     '## GET /health: through an actor vs a bare Express handler (autocannon)',
     '',
-    '| case | req/s | p50 ms | p99 ms | non-2xx | errors | CPU µs per request | health status |',
+    '| case | req/s | p50 ms | p99 ms | unexpected status | errors | CPU µs per request | health status |',
     '|---|---:|---:|---:|---:|---:|---|---|',
     ...http.cases.map(
       (c) =>
-        `| ${c.label} | ${fmt(c.perSecond)} | ${c.p50Ms} | ${c.p99Ms} | ${c.non2xx} | ${c.errors} | ${Object.entries(
+        `| ${c.label} | ${fmt(c.perSecond)} | ${c.p50Ms} | ${c.p99Ms} | ${c.unexpected} | ${c.errors} | ${Object.entries(
           c.cpuUsPerRequest,
         )
           .map(([p, v]) => `${p} ${v}`)
@@ -236,6 +238,11 @@ async function main(): Promise<void> {
     httpAmqpRatio !== undefined
       ? `- Over RabbitMQ (api + worker processes): ${pct(httpAmqpRatio)} of bare Express (target ≥ ${pct(TARGETS.httpAmqpRatio)}): ${pass(httpAmqpRatio >= TARGETS.httpAmqpRatio)}.`
       : '- RabbitMQ unreachable: the AMQP case was skipped.',
+    ...(frontDoorRatio !== undefined
+      ? [
+          `- The front door alone (same middleware, no actor: a 404 answer) does ${pct(frontDoorRatio)} of bare Express, so the middleware accounts for ${actorIn && bare ? pct((1 / frontDoorRatio - 1) / (bare.perSecond / actorIn.perSecond - 1)) : '?'} of the extra time per request of the in-process actor case and the actor round trip (kernel and health probes) for the rest.`,
+        ]
+      : []),
     `- The health actor's probe work (three bounded probes and the reply schema, with the document store's status cached) costs ${http.probeWorkUsPerCall} µs per call${actorShare ? `, against ${actorShare} µs of server CPU per request in one process` : ''}.`,
     '',
     'CPU µs per request: CPU time of each process during the measured rounds divided by the requests answered (`bench`/`autocannon` is the benchmark process, which also generates the load). "All cores busy" includes other work on the machine.',

@@ -99,7 +99,7 @@ export function toHttpFailure(err: unknown, requestId: string): HttpFailure {
   }
   // A server fault carries the request id so a report can be matched with the log line.
   if (status >= 500) body.requestId = requestId;
-  const logLevel = appError.code === 'INTERNAL_ERROR' ? 'error' : status >= 500 ? 'warn' : 'debug';
+  const logLevel = status >= 500 ? 'warn' : 'debug';
   return { status, body, headers, logLevel };
 }
 
