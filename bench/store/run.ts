@@ -11,10 +11,13 @@ import { runCacheBench } from './cache-bench';
 import type { CaseResult } from './measure';
 import { runMongoBench, type MongoBenchResult } from './mongo-bench';
 
-/** The repository root, whether this runs from bench/store or from dist/bench/store. */
+/**
+ * The repository root, whether this runs from bench/store or from dist/bench/store (dist has a
+ * copy of package.json, but no tsconfig.json).
+ */
 function repoRoot(): string {
   let dir = __dirname;
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  while (!existsSync(path.join(dir, 'tsconfig.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return dir;
 }
 

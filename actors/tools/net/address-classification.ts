@@ -222,13 +222,15 @@ function classifyIpv6(address: string): AddressClass {
  * trailing dot.
  */
 export function parseHost(host: string): HostKind {
+  // A zone id names a local interface: never valid in a URL host.
+  const v6 = (t: string) => !t.includes('%') && isIPv6(t);
   let text = host.trim();
   if (text.startsWith('[') && text.endsWith(']')) {
     text = text.slice(1, -1);
-    return isIPv6(text) ? { kind: 'ip', address: canonicalIpv6(text), family: 6 } : { kind: 'invalid' };
+    return v6(text) ? { kind: 'ip', address: canonicalIpv6(text), family: 6 } : { kind: 'invalid' };
   }
   if (text.includes(':')) {
-    return isIPv6(text) ? { kind: 'ip', address: canonicalIpv6(text), family: 6 } : { kind: 'invalid' };
+    return v6(text) ? { kind: 'ip', address: canonicalIpv6(text), family: 6 } : { kind: 'invalid' };
   }
   const v4 = parseIpv4(text);
   if (v4 === 'invalid') return { kind: 'invalid' };
