@@ -13,7 +13,7 @@ import {
 import type { Services } from '../../src/boot/services';
 import { defineActor } from '../../src/kernel';
 import { displayName, invalidResetToken } from './account.actor';
-import { AccountsRepo, defaultWorkspaceIdOf, newAccountId } from './accounts.repo';
+import { AccountsRepo, newAccountId, newWorkspaceId } from './accounts.repo';
 import { DEFAULT_LOGIN_LINK_TTL_SEC, DEFAULT_RESET_TOKEN_TTL_MS } from './identity-options';
 import { createMailer } from './mailer';
 import { PasswordHasher, randomToken, secretsEqual, sha256Hex } from './passwords';
@@ -71,6 +71,7 @@ export function accountsDirectoryActor(services: Services) {
           }
           const passwordHash = await hasher.hash(input.password);
           const accountId = newAccountId();
+          const workspaceId = newWorkspaceId();
           const now = new Date();
           await repo.create({
             _id: accountId,
@@ -82,12 +83,12 @@ export function accountsDirectoryActor(services: Services) {
             accountType: input.accountType,
             plan: plan.id,
             planSelectionSkipped: input.planSelectionSkipped,
-            defaultWorkspaceId: defaultWorkspaceIdOf(accountId),
+            defaultWorkspaceId: workspaceId,
             createdAt: now,
             updatedAt: now,
             version: 0,
           });
-          await repo.ensureDefaultWorkspace(accountId, now);
+          await repo.ensureDefaultWorkspace(accountId, workspaceId, now);
           const token = accountToken(accountId, plan.id);
           ctx.logger.info({ plan: plan.id }, 'account created');
           return {

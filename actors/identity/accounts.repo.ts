@@ -40,9 +40,12 @@ export function newAccountId(): string {
   return `acc_${randomBytes(12).toString('hex')}`;
 }
 
-/** The default workspace of an account shares its random part: creating it twice is harmless. */
-export function defaultWorkspaceIdOf(accountId: string): string {
-  return `ws_${accountId.slice(4)}`;
+/**
+ * Workspace ids are random on their own: a workspace id may be shown to members, and deriving it
+ * from the account id would hand out the internal account id with it.
+ */
+export function newWorkspaceId(): string {
+  return `ws_${randomBytes(12).toString('hex')}`;
 }
 
 /** What the identity actors need from the document store, in domain terms. */
@@ -85,10 +88,10 @@ export class AccountsRepo {
     }
   }
 
-  /** The default workspace (idempotent: a second call finds it in place). */
-  async ensureDefaultWorkspace(accountId: string, now = new Date()): Promise<void> {
+  /** The default workspace, under the id recorded on the account (idempotent: a second call finds it in place). */
+  async ensureDefaultWorkspace(accountId: string, workspaceId: string, now = new Date()): Promise<void> {
     await this.workspaces.insertIfAbsent({
-      _id: defaultWorkspaceIdOf(accountId),
+      _id: workspaceId,
       ownerAccountId: accountId,
       name: 'Default workspace',
       isDefault: true,
