@@ -63,9 +63,15 @@ const UrlSchema = z
       return;
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      ctx.addIssue({ code: 'custom', message: 'only https:// (and, where allowed, http://) URLs are supported' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'only https:// (and, where allowed, http://) URLs are supported',
+      });
     } else if (url.username !== '' || url.password !== '') {
-      ctx.addIssue({ code: 'custom', message: 'credentials in the URL are not allowed; send an Authorization header' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'credentials in the URL are not allowed; send an Authorization header',
+      });
     } else if (url.hostname === '') {
       ctx.addIssue({ code: 'custom', message: 'must name a host' });
     }
@@ -89,7 +95,10 @@ const HeadersSchema = z
     }
     const total = names.reduce((sum, n) => sum + n.length + utf8Bytes(headers[n] ?? ''), 0);
     if (total > NET_HTTP_LIMITS.maxRequestHeaderBytes) {
-      ctx.addIssue({ code: 'custom', message: `headers must total at most ${NET_HTTP_LIMITS.maxRequestHeaderBytes} bytes` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `headers must total at most ${NET_HTTP_LIMITS.maxRequestHeaderBytes} bytes`,
+      });
     }
   })
   .describe(
@@ -106,19 +115,28 @@ const common = {
     .min(1)
     .max(NET_HTTP_LIMITS.maxTimeoutMs)
     .optional()
-    .describe(`Limit of the whole call (DNS, every redirect, body) in milliseconds (default ${NET_HTTP_LIMITS.defaultTimeoutMs}).`),
+    .describe(
+      `Limit of the whole call (DNS, every redirect, body) in milliseconds (default ${NET_HTTP_LIMITS.defaultTimeoutMs}).`,
+    ),
   maxBytes: z
     .number()
     .int()
     .min(1)
     .max(NET_HTTP_LIMITS.maxResponseBytes)
     .optional()
-    .describe(`Response body cap in bytes (default ${NET_HTTP_LIMITS.maxResponseBytes}); past it the body is cut and \`truncated\` is true.`),
-  allowHttp: z.boolean().optional().describe('Allow a plain http:// URL or redirect (default false: https only).'),
+    .describe(
+      `Response body cap in bytes (default ${NET_HTTP_LIMITS.maxResponseBytes}); past it the body is cut and \`truncated\` is true.`,
+    ),
+  allowHttp: z
+    .boolean()
+    .optional()
+    .describe('Allow a plain http:// URL or redirect (default false: https only).'),
   followRedirects: z
     .boolean()
     .optional()
-    .describe(`Follow redirects, at most ${NET_HTTP_LIMITS.maxRedirects} (default true); false returns the 3xx response.`),
+    .describe(
+      `Follow redirects, at most ${NET_HTTP_LIMITS.maxRedirects} (default true); false returns the 3xx response.`,
+    ),
 };
 
 /** Size of a request body once encoded, in bytes. */
@@ -148,12 +166,17 @@ type BodyInput = { body?: unknown; bodyEncoding?: 'utf8' | 'base64' };
 
 function checkBody(input: BodyInput, ctx: z.RefinementCtx): void {
   if (input.body === undefined) {
-    if (input.bodyEncoding !== undefined) ctx.addIssue({ code: 'custom', path: ['bodyEncoding'], message: 'needs a body' });
+    if (input.bodyEncoding !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['bodyEncoding'], message: 'needs a body' });
     return;
   }
   if (input.bodyEncoding === 'base64') {
     if (typeof input.body !== 'string') {
-      ctx.addIssue({ code: 'custom', path: ['bodyEncoding'], message: 'base64 applies to a string body only' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bodyEncoding'],
+        message: 'base64 applies to a string body only',
+      });
       return;
     }
     if (!BASE64.test(input.body.replace(/\s+/g, ''))) {
@@ -162,7 +185,11 @@ function checkBody(input: BodyInput, ctx: z.RefinementCtx): void {
     }
   }
   if (requestBodyBytes(input.body, input.bodyEncoding) > NET_HTTP_LIMITS.maxRequestBytes) {
-    ctx.addIssue({ code: 'custom', path: ['body'], message: `must be at most ${NET_HTTP_LIMITS.maxRequestBytes} bytes` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['body'],
+      message: `must be at most ${NET_HTTP_LIMITS.maxRequestBytes} bytes`,
+    });
   }
 }
 
@@ -219,10 +246,7 @@ export const NetDnsResolveInputSchema = z.object({
     .max(253)
     .regex(/^[\p{L}\p{N}._-]+$/u, 'must be a host name (no scheme, port or path)')
     .describe('Domain name to resolve, e.g. api.example.com. IP addresses are refused.'),
-  type: z
-    .enum(['A', 'AAAA', 'ANY'])
-    .optional()
-    .describe('A (IPv4), AAAA (IPv6) or ANY (both, the default).'),
+  type: z.enum(['A', 'AAAA', 'ANY']).optional().describe('A (IPv4), AAAA (IPv6) or ANY (both, the default).'),
   timeout: z
     .number()
     .int()

@@ -30,9 +30,7 @@ export interface AddressClass {
 
 /** A host as written in a URL or given to the resolver. */
 export type HostKind =
-  | { kind: 'ip'; address: string; family: 4 | 6 }
-  | { kind: 'name'; name: string }
-  | { kind: 'invalid' };
+  { kind: 'ip'; address: string; family: 4 | 6 } | { kind: 'name'; name: string } | { kind: 'invalid' };
 
 const LABELS: Record<AddressCategory, string> = {
   public: 'public address',
@@ -118,15 +116,16 @@ const IPV4_RANGES: readonly Ipv4Range[] = [
   ['240.0.0.0', 4, 'reserved', 'future use'],
 ];
 
+const IPV4_TABLE = IPV4_RANGES.map(([base, prefix, category, note]) => ({
+  start: parseIpv4(base) as number,
+  size: 2 ** (32 - prefix),
+  category,
+  label: note ? `${LABELS[category]} (${note})` : LABELS[category],
+}));
+
 function classifyIpv4Number(value: number): AddressClass {
-  for (const [base, prefix, category, note] of IPV4_RANGES) {
-    const size = 2 ** (32 - prefix);
-    const start = parseIpv4(base) as number;
-    if (value >= start && value < start + size) {
-      return { category, label: note ? `${LABELS[category]} (${note})` : LABELS[category] };
-    }
-  }
-  return { category: 'public', label: LABELS.public };
+  const hit = IPV4_TABLE.find(({ start, size }) => value >= start && value < start + size);
+  return hit ? { category: hit.category, label: hit.label } : { category: 'public', label: LABELS.public };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -209,7 +208,8 @@ function classifyIpv6(address: string): AddressClass {
     }
   }
   // Global unicast is 2000::/3; the rest of the space is not allocated.
-  if (!startsWith(groups, [0x2000], 3)) return { category: 'reserved', label: `${LABELS.reserved} (unallocated)` };
+  if (!startsWith(groups, [0x2000], 3))
+    return { category: 'reserved', label: `${LABELS.reserved} (unallocated)` };
   return { category: 'public', label: LABELS.public };
 }
 
@@ -243,7 +243,9 @@ export function parseHost(host: string): HostKind {
 export function classifyAddress(address: string): AddressClass {
   const host = parseHost(address);
   if (host.kind !== 'ip') throw new TypeError(`not an IP address: ${address}`);
-  return host.family === 4 ? classifyIpv4Number(parseIpv4(host.address) as number) : classifyIpv6(host.address);
+  return host.family === 4
+    ? classifyIpv4Number(parseIpv4(host.address) as number)
+    : classifyIpv6(host.address);
 }
 
 /** Names of cloud metadata services (they resolve to link-local or internal addresses). */

@@ -30,8 +30,14 @@ function decoderFor(contentEncoding: string | undefined): Transform | undefined 
 }
 
 /** Reads at most `maxBytes` decoded bytes of `body`. Rejects with the stream's error (abort, reset, bad gzip). */
-export async function readBody(body: Readable, maxBytes: number, contentEncoding?: string): Promise<ReadBody> {
+export async function readBody(
+  body: Readable,
+  maxBytes: number,
+  contentEncoding?: string,
+): Promise<ReadBody> {
   const decoder = decoderFor(contentEncoding);
+  // Destroying a body early (at the cap) makes undici emit an abort error after we stopped listening.
+  body.on('error', () => undefined);
   const source: Readable = decoder ? pipeline(body, decoder, () => undefined) : body;
   const chunks: Buffer[] = [];
   let size = 0;

@@ -10,6 +10,7 @@ import {
   type NetHttpMethod,
   type NetHttpResult,
 } from '../../../schemas/tools/net-http';
+import type { Config } from '../../../src/config/load-config';
 import type { Logger } from '../../../src/logging/logger';
 import { classifyAddress, classifyHostname, parseHost } from './address-classification';
 import { isHostAllowed } from './allowlist';
@@ -90,8 +91,14 @@ export function createHttpEgress(options: HttpEgressOptions): HttpEgress {
   const allowLoopback = options.allowLoopback ?? false;
   const permitPlainHttp = options.permitPlainHttp ?? true;
   const lookup = options.lookup ?? systemLookup;
-  const defaultTimeoutMs = Math.min(options.defaultTimeoutMs ?? NET_HTTP_LIMITS.defaultTimeoutMs, NET_HTTP_LIMITS.maxTimeoutMs);
-  const maxResponseBytes = Math.min(options.maxResponseBytes ?? NET_HTTP_LIMITS.maxResponseBytes, NET_HTTP_LIMITS.maxResponseBytes);
+  const defaultTimeoutMs = Math.min(
+    options.defaultTimeoutMs ?? NET_HTTP_LIMITS.defaultTimeoutMs,
+    NET_HTTP_LIMITS.maxTimeoutMs,
+  );
+  const maxResponseBytes = Math.min(
+    options.maxResponseBytes ?? NET_HTTP_LIMITS.maxResponseBytes,
+    NET_HTTP_LIMITS.maxResponseBytes,
+  );
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const log = options.logger.child({ component: 'net-egress' });
   const active = new Set<(cause: StopCause) => void>();
@@ -122,7 +129,11 @@ export function createHttpEgress(options: HttpEgressOptions): HttpEgress {
     };
   }
 
-  async function request(method: NetHttpMethod, raw: unknown, context: EgressCallContext): Promise<NetHttpResult> {
+  async function request(
+    method: NetHttpMethod,
+    raw: unknown,
+    context: EgressCallContext,
+  ): Promise<NetHttpResult> {
     const schema = NET_HTTP_INPUT_SCHEMAS[method];
     if (!schema) throw errors.validation(`Unsupported method ${String(method)}`);
     const input = parseInput(schema, raw, `net_http_${method.toLowerCase()}`);
@@ -158,10 +169,20 @@ export function createHttpEgress(options: HttpEgressOptions): HttpEgress {
           try {
             next = new URL(response.location ?? '', target.url);
           } catch {
-            throw failed(`Redirect from ${host} has an invalid Location`, 'bad_redirect', { hop, host }, false);
+            throw failed(
+              `Redirect from ${host} has an invalid Location`,
+              'bad_redirect',
+              { hop, host },
+              false,
+            );
           }
           if (hop >= NET_HTTP_LIMITS.maxRedirects) {
-            throw failed(`More than ${NET_HTTP_LIMITS.maxRedirects} redirects`, 'too_many_redirects', { hop, host }, false);
+            throw failed(
+              `More than ${NET_HTTP_LIMITS.maxRedirects} redirects`,
+              'too_many_redirects',
+              { hop, host },
+              false,
+            );
           }
           outgoing = redirectRequest(outgoing, response.status, next.origin !== target.url.origin);
           url = next;
@@ -171,7 +192,8 @@ export function createHttpEgress(options: HttpEgressOptions): HttpEgress {
         const { read } = response;
         const omit = read.decoded ? ['content-encoding', 'content-length'] : [];
         const headers = boundResponseHeaders(response.headers, omit);
-        const contentType = typeof response.headers['content-type'] === 'string' ? response.headers['content-type'] : undefined;
+        const contentType =
+          typeof response.headers['content-type'] === 'string' ? response.headers['content-type'] : undefined;
         const result: NetHttpResult = {
           status: response.status,
           ...(response.statusText ? { statusText: response.statusText } : {}),
@@ -184,7 +206,14 @@ export function createHttpEgress(options: HttpEgressOptions): HttpEgress {
           redirects: hop,
         };
         log.debug(
-          { method, host, status: result.status, redirects: hop, bytes: result.bytes, ms: Date.now() - started },
+          {
+            method,
+            host,
+            status: result.status,
+            redirects: hop,
+            bytes: result.bytes,
+            ms: Date.now() - started,
+          },
           'net egress: request done',
         );
         return result;
@@ -192,7 +221,8 @@ export function createHttpEgress(options: HttpEgressOptions): HttpEgress {
     } catch (err) {
       const cause = call.cause();
       const error = cause ? stoppedError(cause, { hop, host }) : transportError(err, { hop, host });
-      if (error.code === 'PERMISSION_DENIED') log.info({ method, details: error.details }, 'net egress: refused');
+      if (error.code === 'PERMISSION_DENIED')
+        log.info({ method, details: error.details }, 'net egress: refused');
       else log.debug({ method, code: error.code, details: error.details }, 'net egress: failed');
       throw error;
     } finally {
@@ -203,12 +233,18 @@ export function createHttpEgress(options: HttpEgressOptions): HttpEgress {
   async function resolve(raw: unknown, context: EgressCallContext): Promise<NetDnsResolveResult> {
     const input = parseInput(NetDnsResolveInputSchema, raw, 'net_dns_resolve');
     const parsed = parseHost(input.hostname);
-    if (parsed.kind !== 'name') throw errors.validation('Invalid net_dns_resolve input: hostname must be a domain name, not an IP address');
+    if (parsed.kind !== 'name')
+      throw errors.validation(
+        'Invalid net_dns_resolve input: hostname must be a domain name, not an IP address',
+      );
     const name = domainToASCII(parsed.name);
-    if (name === '') throw errors.validation('Invalid net_dns_resolve input: hostname is not a valid domain name');
-    if (!isHostAllowed(name, context.allowedDomains)) throw refused(name, 'not in the agent’s allowed domains', 'allowlist', 0);
+    if (name === '')
+      throw errors.validation('Invalid net_dns_resolve input: hostname is not a valid domain name');
+    if (!isHostAllowed(name, context.allowedDomains))
+      throw refused(name, 'not in the agent’s allowed domains', 'allowlist', 0);
     const special = classifyHostname(name);
-    if (special && !(special.category === 'loopback' && allowLoopback)) throw refused(name, special.label, 'ssrf', 0);
+    if (special && !(special.category === 'loopback' && allowLoopback))
+      throw refused(name, special.label, 'ssrf', 0);
 
     const call = startCall(context.signal, input.timeout ?? NET_HTTP_LIMITS.defaultDnsTimeoutMs);
     try {
@@ -240,4 +276,12 @@ export function createHttpEgress(options: HttpEgressOptions): HttpEgress {
   }
 
   return { request, resolve, abortAll, stats: () => ({ inFlight: active.size }) };
+}
+
+/** The egress service as a process runs it: loopback only when `ALLOW_LOOPBACK_HTTP` says so (tests). */
+export function createHttpEgressFromConfig(
+  config: Pick<Config, 'ALLOW_LOOPBACK_HTTP'>,
+  logger: Logger,
+): HttpEgress {
+  return createHttpEgress({ allowLoopback: config.ALLOW_LOOPBACK_HTTP, logger });
 }

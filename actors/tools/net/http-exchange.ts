@@ -39,9 +39,15 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** The first request of a call: headers (already sanitized) plus the body and its content type. */
-export function buildRequest(method: NetHttpMethod, input: NetHttpInput, headers: Record<string, string>): OutgoingRequest {
+export function buildRequest(
+  method: NetHttpMethod,
+  input: NetHttpInput,
+  headers: Record<string, string>,
+): OutgoingRequest {
   const out = { ...headers };
   if (out['user-agent'] === undefined) out['user-agent'] = 'agent-runtime-service';
+  // The caller's Accept-Encoding was dropped: these are the codings readBody can decode under its cap.
+  out['accept-encoding'] = 'gzip, deflate, br';
   let body: Buffer | undefined;
   if (input.body !== undefined && (method === 'POST' || method === 'PUT')) {
     if (typeof input.body === 'string') {
@@ -57,11 +63,20 @@ export function buildRequest(method: NetHttpMethod, input: NetHttpInput, headers
 }
 
 /** The request for the next hop (RFC 9110 15.4; the same rules as fetch). */
-export function redirectRequest(previous: OutgoingRequest, status: number, crossOrigin: boolean): OutgoingRequest {
-  const toGet = (status === 303 && previous.method !== 'GET') || ((status === 301 || status === 302) && previous.method === 'POST');
+export function redirectRequest(
+  previous: OutgoingRequest,
+  status: number,
+  crossOrigin: boolean,
+): OutgoingRequest {
+  const toGet =
+    (status === 303 && previous.method !== 'GET') ||
+    ((status === 301 || status === 302) && previous.method === 'POST');
   return {
     method: toGet ? 'GET' : previous.method,
-    headers: headersForRedirect(previous.headers, { crossOrigin, bodyDropped: toGet && previous.body !== undefined }),
+    headers: headersForRedirect(previous.headers, {
+      crossOrigin,
+      bodyDropped: toGet && previous.body !== undefined,
+    }),
     body: toGet ? undefined : previous.body,
   };
 }
@@ -71,7 +86,11 @@ export function redirectRequest(previous: OutgoingRequest, status: number, cross
  * the body (up to the cap) unless the answer is a redirect that will be followed. The dispatcher
  * and its connection are closed before this returns.
  */
-export async function sendHop(target: VettedTarget, outgoing: OutgoingRequest, options: HopOptions): Promise<HopResponse> {
+export async function sendHop(
+  target: VettedTarget,
+  outgoing: OutgoingRequest,
+  options: HopOptions,
+): Promise<HopResponse> {
   const agent = createPinnedAgent(target, {
     connectTimeoutMs: Math.min(options.connectTimeoutMs, options.remainingMs),
     baseConnector: options.baseConnector,
@@ -92,6 +111,8 @@ export async function sendHop(target: VettedTarget, outgoing: OutgoingRequest, o
     const status = response.statusCode;
     let read: ReadBody | undefined;
     if (options.followRedirects && REDIRECTS.has(status) && location !== undefined) {
+      // Not read: undici reports a destroyed unread body as an 'error' event, which nobody awaits.
+      response.body.on('error', () => undefined);
       response.body.destroy();
     } else {
       read = await readBody(response.body, options.maxBytes, firstValue(headers['content-encoding']));

@@ -11,14 +11,7 @@ export type RefusalReason = 'scheme' | 'allowlist' | 'ssrf' | 'ip_literal';
 
 /** Why a target could not be reached. */
 export type FailureReason =
-  | 'dns'
-  | 'connect'
-  | 'tls'
-  | 'socket'
-  | 'decode'
-  | 'bad_redirect'
-  | 'too_many_redirects'
-  | 'cancelled';
+  'dns' | 'connect' | 'tls' | 'socket' | 'decode' | 'bad_redirect' | 'too_many_redirects' | 'cancelled';
 
 const where = (hop: number) => (hop > 0 ? ` (redirect ${hop})` : '');
 
@@ -33,7 +26,12 @@ export function failed(
   context: { hop: number; host: string },
   retryable: boolean,
 ): AppError {
-  return new AppError('UNAVAILABLE', `${message}${where(context.hop)}`, { reason, ...context }, { retryable });
+  return new AppError(
+    'UNAVAILABLE',
+    `${message}${where(context.hop)}`,
+    { reason, ...context },
+    { retryable },
+  );
 }
 
 /** Why the call's own signal fired. */
@@ -42,10 +40,14 @@ export type StopCause = { kind: 'timeout'; timeoutMs: number } | { kind: 'cancel
 /** The error for a call stopped by its deadline or by its caller. */
 export function stoppedError(cause: StopCause, context: { hop: number; host: string }): AppError {
   if (cause.kind === 'timeout') {
-    return new AppError('DEADLINE_EXCEEDED', `Outbound request to ${context.host} timed out after ${cause.timeoutMs} ms`, {
-      reason: 'timeout',
-      ...context,
-    });
+    return new AppError(
+      'DEADLINE_EXCEEDED',
+      `Outbound request to ${context.host} timed out after ${cause.timeoutMs} ms`,
+      {
+        reason: 'timeout',
+        ...context,
+      },
+    );
   }
   return failed(`Outbound request to ${context.host} cancelled (${cause.why})`, 'cancelled', context, false);
 }
@@ -63,7 +65,12 @@ export function dnsError(err: unknown, context: { hop: number; host: string }): 
   const code = codeOf(err);
   // "No such name" will not change on retry; EAI_AGAIN, timeouts and unknown failures may.
   const retryable = !DNS_CODES.has(code);
-  return failed(`Could not resolve host ${context.host}${code ? ` (${code})` : ''}`, 'dns', context, retryable);
+  return failed(
+    `Could not resolve host ${context.host}${code ? ` (${code})` : ''}`,
+    'dns',
+    context,
+    retryable,
+  );
 }
 
 /** A failure of the connection or of the exchange (undici and socket errors). */
@@ -75,10 +82,14 @@ export function transportError(err: unknown, context: { hop: number; host: strin
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-      return new AppError('DEADLINE_EXCEEDED', `Outbound request to ${context.host} timed out (${code})${where(context.hop)}`, {
-        reason: 'timeout',
-        ...context,
-      });
+      return new AppError(
+        'DEADLINE_EXCEEDED',
+        `Outbound request to ${context.host} timed out (${code})${where(context.hop)}`,
+        {
+          reason: 'timeout',
+          ...context,
+        },
+      );
     case 'ECONNREFUSED':
       return failed(`Connection to ${context.host} refused`, 'connect', context, true);
     case 'EHOSTUNREACH':
@@ -88,6 +99,15 @@ export function transportError(err: unknown, context: { hop: number; host: strin
       return failed(`Could not connect to ${context.host} (${code})`, 'connect', context, true);
     default:
       break;
+  }
+  // zlib (Z_DATA_ERROR ...) and brotli (ERR__ERROR_FORMAT_...) failures: the body is not what its coding says.
+  if (/^(Z_|ERR__|ERR_BROTLI)/.test(code)) {
+    return failed(
+      `Response body from ${context.host} could not be decoded (${code})`,
+      'decode',
+      context,
+      false,
+    );
   }
   if (/^(ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_SSL_)/.test(code)) {
     return failed(`TLS handshake with ${context.host} failed (${code})`, 'tls', context, false);

@@ -26,17 +26,20 @@ export interface NetTool {
 export function createNetTools(egress: HttpEgress): Readonly<Record<NetToolName, NetTool>> {
   return Object.freeze({
     net_http_get: {
-      description: 'HTTP GET of an https URL; returns {status, headers, body, bodyEncoding, truncated, url, redirects}.',
+      description:
+        'HTTP GET of an https URL; returns {status, headers, body, bodyEncoding, truncated, url, redirects}.',
       inputSchema: NetHttpGetInputSchema,
       call: (input, context) => egress.request('GET', input, context),
     },
     net_http_post: {
-      description: 'HTTP POST of a string or JSON body to an https URL; returns the response like net_http_get.',
+      description:
+        'HTTP POST of a string or JSON body to an https URL; returns the response like net_http_get.',
       inputSchema: NetHttpPostInputSchema,
       call: (input, context) => egress.request('POST', input, context),
     },
     net_http_put: {
-      description: 'HTTP PUT of a string or JSON body to an https URL; returns the response like net_http_get.',
+      description:
+        'HTTP PUT of a string or JSON body to an https URL; returns the response like net_http_get.',
       inputSchema: NetHttpPutInputSchema,
       call: (input, context) => egress.request('PUT', input, context),
     },
@@ -46,7 +49,8 @@ export function createNetTools(egress: HttpEgress): Readonly<Record<NetToolName,
       call: (input, context) => egress.request('DELETE', input, context),
     },
     net_dns_resolve: {
-      description: 'Resolves a host name to its public addresses: {hostname, addresses: [{address, family}], withheld}.',
+      description:
+        'Resolves a host name to its public addresses: {hostname, addresses: [{address, family}], withheld}.',
       inputSchema: NetDnsResolveInputSchema,
       call: (input, context) => egress.resolve(input, context),
     },

@@ -52,7 +52,7 @@ export function createPinnedAgent(target: VettedTarget, options: PinnedAgentOpti
           ...connectOptions,
           hostname: next.address,
           // SNI and certificate check against the name; never an address (TLS forbids IP SNI).
-          servername: target.isName ? target.host : undefined,
+          servername: target.isName && connectOptions.protocol === 'https:' ? target.host : undefined,
         },
         (err: Error | null, socket: Socket | null) => {
           if (err || !socket) {

@@ -19,7 +19,10 @@ export interface ResolvedAddress {
  * Resolves a name to its addresses (family 0 = both). The default uses the system resolver
  * (`dns.lookup`, which honours /etc/hosts like a connection would); tests inject their own.
  */
-export type Lookup = (hostname: string, options: { family: 0 | 4 | 6; signal: AbortSignal }) => Promise<ResolvedAddress[]>;
+export type Lookup = (
+  hostname: string,
+  options: { family: 0 | 4 | 6; signal: AbortSignal },
+) => Promise<ResolvedAddress[]>;
 
 export interface HopPolicy {
   allowedDomains: readonly string[];
@@ -63,7 +66,10 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
 }
 
 /** True when the address may be connected to under this policy. */
-function addressAllowed(address: string, allowLoopback: boolean): { ok: boolean; label: string; loopback: boolean } {
+function addressAllowed(
+  address: string,
+  allowLoopback: boolean,
+): { ok: boolean; label: string; loopback: boolean } {
   const cls = classifyAddress(address);
   const loopback = cls.category === 'loopback';
   return { ok: cls.category === 'public' || (loopback && allowLoopback), label: cls.label, loopback };
@@ -100,7 +106,12 @@ export async function vetTarget(input: URL, policy: HopPolicy): Promise<VettedTa
     if (!isHostAllowed(parsed.address, policy.allowedDomains)) {
       throw refused(parsed.address, 'not in the agent’s allowed domains', 'allowlist', hop);
     }
-    target = { url, host: parsed.address, isName: false, addresses: [{ address: parsed.address, family: parsed.family }] };
+    target = {
+      url,
+      host: parsed.address,
+      isName: false,
+      addresses: [{ address: parsed.address, family: parsed.family }],
+    };
   } else {
     const name = parsed.name;
     if (!isHostAllowed(name, policy.allowedDomains)) {
@@ -119,7 +130,12 @@ export async function vetTarget(input: URL, policy: HopPolicy): Promise<VettedTa
   }
 
   if (plainHttp && !target.addresses.every((a) => addressAllowed(a.address, true).loopback)) {
-    throw refused(target.host, 'plain http is not allowed (https only; set allowHttp to opt in)', 'scheme', hop);
+    throw refused(
+      target.host,
+      'plain http is not allowed (https only; set allowHttp to opt in)',
+      'scheme',
+      hop,
+    );
   }
   return target;
 }
@@ -148,6 +164,7 @@ export async function resolveName(
     seen.add(host.address);
     out.push({ address: host.address, family: host.family });
   }
-  if (out.length === 0) throw dnsError(Object.assign(new Error('no addresses'), { code: 'ENODATA' }), context);
+  if (out.length === 0)
+    throw dnsError(Object.assign(new Error('no addresses'), { code: 'ENODATA' }), context);
   return out;
 }

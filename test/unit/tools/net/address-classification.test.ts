@@ -43,12 +43,21 @@ describe('parseHost', () => {
     expect(parseHost(host)).toEqual({ kind: 'ip', address, family: 6 });
   });
 
-  it.each(['1.2.3.4.5', '08.1.1.1', '256.1.1.1', '1.2.3.256', '4294967296', '0x100000000', 'foo.123', '[fe80::1%eth0]', '[not:an:ip]', '1::2::3', ''])(
-    'treats %s as an invalid host',
-    (host) => {
-      expect(parseHost(host)).toEqual({ kind: 'invalid' });
-    },
-  );
+  it.each([
+    '1.2.3.4.5',
+    '08.1.1.1',
+    '256.1.1.1',
+    '1.2.3.256',
+    '4294967296',
+    '0x100000000',
+    'foo.123',
+    '[fe80::1%eth0]',
+    '[not:an:ip]',
+    '1::2::3',
+    '',
+  ])('treats %s as an invalid host', (host) => {
+    expect(parseHost(host)).toEqual({ kind: 'invalid' });
+  });
 
   it('normalises names', () => {
     expect(parseHost('API.Example.COM.')).toEqual({ kind: 'name', name: 'api.example.com' });
@@ -102,12 +111,22 @@ describe('classifyAddress: IPv4', () => {
     expect(category(address)).toBe(expected);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '1.1.1.1', '172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '169.253.255.255', '11.0.0.1', '223.255.255.255', '198.20.0.0', '192.169.0.1'])(
-    '%s is public',
-    (address) => {
-      expect(category(address)).toBe('public');
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '93.184.216.34',
+    '1.1.1.1',
+    '172.15.255.255',
+    '172.32.0.0',
+    '100.63.255.255',
+    '100.128.0.0',
+    '169.253.255.255',
+    '11.0.0.1',
+    '223.255.255.255',
+    '198.20.0.0',
+    '192.169.0.1',
+  ])('%s is public', (address) => {
+    expect(category(address)).toBe('public');
+  });
 
   it('labels refusals readably', () => {
     expect(classifyAddress('10.0.0.5').label).toBe('private address');
@@ -164,9 +183,12 @@ describe('classifyAddress: IPv6', () => {
     expect(classifyAddress('::ffff:127.0.0.1').label).toBe('loopback address (IPv4-mapped 127.0.0.1)');
   });
 
-  it.each(['2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '2001:4860:4860::8888'])('%s is public', (address) => {
-    expect(category(address)).toBe('public');
-  });
+  it.each(['2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '2001:4860:4860::8888'])(
+    '%s is public',
+    (address) => {
+      expect(category(address)).toBe('public');
+    },
+  );
 
   it('throws on something that is not an address', () => {
     expect(() => classifyAddress('example.com')).toThrow(TypeError);
@@ -178,24 +200,39 @@ describe('classifyHostname', () => {
     expect(classifyHostname(name)?.category).toBe('loopback');
   });
 
-  it.each(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal'])(
-    '%s is a metadata name',
-    (name) => {
-      expect(classifyHostname(name)?.category).toBe('metadata');
-    },
-  );
+  it.each([
+    'metadata.google.internal',
+    'metadata.goog',
+    'metadata',
+    'instance-data',
+    'instance-data.ec2.internal',
+  ])('%s is a metadata name', (name) => {
+    expect(classifyHostname(name)?.category).toBe('metadata');
+  });
 
-  it.each(['intranet', 'db', 'printer.local', 'svc.cluster.local', 'foo.internal', 'router.home.arpa', '1.0.0.127.in-addr.arpa', 'x.onion', 'a.test', 'host.localdomain', 'x.example'])(
-    '%s is internal',
-    (name) => {
-      expect(classifyHostname(name)?.category).toBe('internal');
-    },
-  );
+  it.each([
+    'intranet',
+    'db',
+    'printer.local',
+    'svc.cluster.local',
+    'foo.internal',
+    'router.home.arpa',
+    '1.0.0.127.in-addr.arpa',
+    'x.onion',
+    'a.test',
+    'host.localdomain',
+    'x.example',
+  ])('%s is internal', (name) => {
+    expect(classifyHostname(name)?.category).toBe('internal');
+  });
 
-  it.each(['example.com', 'api.example.com', 'xn--bcher-kva.de', 'localhost.example.com', 'metadata.example.com'])(
-    '%s is an ordinary name',
-    (name) => {
-      expect(classifyHostname(name)).toBeUndefined();
-    },
-  );
+  it.each([
+    'example.com',
+    'api.example.com',
+    'xn--bcher-kva.de',
+    'localhost.example.com',
+    'metadata.example.com',
+  ])('%s is an ordinary name', (name) => {
+    expect(classifyHostname(name)).toBeUndefined();
+  });
 });

@@ -38,16 +38,27 @@ describe('readBody', () => {
 
 describe('encodeBody', () => {
   it('returns text as utf8 and binary as base64', () => {
-    expect(encodeBody(Buffer.from('{"a":1}'), 'application/json', false)).toEqual({ body: '{"a":1}', bodyEncoding: 'utf8' });
-    expect(encodeBody(Buffer.from('héllo'), undefined, false)).toEqual({ body: 'héllo', bodyEncoding: 'utf8' });
+    expect(encodeBody(Buffer.from('{"a":1}'), 'application/json', false)).toEqual({
+      body: '{"a":1}',
+      bodyEncoding: 'utf8',
+    });
+    expect(encodeBody(Buffer.from('héllo'), undefined, false)).toEqual({
+      body: 'héllo',
+      bodyEncoding: 'utf8',
+    });
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
-    expect(encodeBody(png, 'image/png', false)).toEqual({ body: png.toString('base64'), bodyEncoding: 'base64' });
+    expect(encodeBody(png, 'image/png', false)).toEqual({
+      body: png.toString('base64'),
+      bodyEncoding: 'base64',
+    });
     expect(encodeBody(Buffer.from([0xff, 0xfe, 0x00]), undefined, false).bodyEncoding).toBe('base64');
     expect(encodeBody(Buffer.from('a\u0000b'), 'application/x-unknown', false).bodyEncoding).toBe('base64');
   });
 
   it('honours a declared charset', () => {
-    expect(encodeBody(Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'text/plain; charset=ISO-8859-1', false)).toEqual({
+    expect(
+      encodeBody(Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'text/plain; charset=ISO-8859-1', false),
+    ).toEqual({
       body: 'café',
       bodyEncoding: 'utf8',
     });
@@ -80,11 +91,14 @@ describe('input schemas', () => {
   it('bound timeout and maxBytes', () => {
     expect(NetHttpGetInputSchema.safeParse({ url: 'https://e.com', timeout: 30_001 }).success).toBe(false);
     expect(NetHttpGetInputSchema.safeParse({ url: 'https://e.com', timeout: 0 }).success).toBe(false);
-    expect(NetHttpGetInputSchema.safeParse({ url: 'https://e.com', maxBytes: 10 * 1024 * 1024 + 1 }).success).toBe(false);
+    expect(
+      NetHttpGetInputSchema.safeParse({ url: 'https://e.com', maxBytes: 10 * 1024 * 1024 + 1 }).success,
+    ).toBe(false);
   });
 
   it('check bodies', () => {
-    const ok = (input: Record<string, unknown>) => NetHttpPostInputSchema.safeParse({ url: 'https://e.com', ...input }).success;
+    const ok = (input: Record<string, unknown>) =>
+      NetHttpPostInputSchema.safeParse({ url: 'https://e.com', ...input }).success;
     expect(ok({ body: { a: [1, 'x', null] } })).toBe(true);
     expect(ok({ body: 'text' })).toBe(true);
     expect(ok({ body: 'aGVsbG8=', bodyEncoding: 'base64' })).toBe(true);

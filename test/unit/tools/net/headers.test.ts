@@ -33,14 +33,17 @@ describe('sanitizeRequestHeaders', () => {
 });
 
 describe('request header schema', () => {
-  const parse = (headers: Record<string, string>) => NetHttpGetInputSchema.safeParse({ url: 'https://example.com', headers });
+  const parse = (headers: Record<string, string>) =>
+    NetHttpGetInputSchema.safeParse({ url: 'https://example.com', headers });
 
   it('refuses CR/LF injection, bad names and oversized headers', () => {
     expect(parse({ 'x-a': 'ok\r\nHost: evil' }).success).toBe(false);
     expect(parse({ 'x-a': 'a\u0000b' }).success).toBe(false);
     expect(parse({ 'bad name': 'x' }).success).toBe(false);
     expect(parse({ 'x-a': 'x'.repeat(NET_HTTP_LIMITS.maxHeaderValueBytes + 1) }).success).toBe(false);
-    const many = Object.fromEntries(Array.from({ length: NET_HTTP_LIMITS.maxRequestHeaders + 1 }, (_, i) => [`x-${i}`, 'v']));
+    const many = Object.fromEntries(
+      Array.from({ length: NET_HTTP_LIMITS.maxRequestHeaders + 1 }, (_, i) => [`x-${i}`, 'v']),
+    );
     expect(parse(many).success).toBe(false);
     const big = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`x-${i}`, 'v'.repeat(8000)]));
     expect(parse(big).success).toBe(false);
@@ -70,7 +73,9 @@ describe('headersForRedirect', () => {
   });
 
   it('drops body headers with the body', () => {
-    expect(headersForRedirect(headers, { crossOrigin: false, bodyDropped: true })).not.toHaveProperty('content-type');
+    expect(headersForRedirect(headers, { crossOrigin: false, bodyDropped: true })).not.toHaveProperty(
+      'content-type',
+    );
   });
 });
 
@@ -108,6 +113,8 @@ describe('boundResponseHeaders', () => {
   });
 
   it('leaves out named headers', () => {
-    expect(boundResponseHeaders({ 'content-encoding': 'gzip', a: 'b' }, ['content-encoding']).headers).toEqual({ a: 'b' });
+    expect(
+      boundResponseHeaders({ 'content-encoding': 'gzip', a: 'b' }, ['content-encoding']).headers,
+    ).toEqual({ a: 'b' });
   });
 });

@@ -6,7 +6,8 @@ function lookupOf(table: Record<string, string[]>): Lookup & { calls: string[] }
   const fn = async (hostname: string) => {
     calls.push(hostname);
     const addresses = table[hostname];
-    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (!addresses)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     return addresses.map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 }));
   };
   return Object.assign(fn, { calls });
@@ -83,7 +84,9 @@ describe('vetTarget', () => {
   it('refuses a public IP literal unless the allowlist names it', async () => {
     const err = await refusal('https://93.184.216.34/');
     expect(err.details).toMatchObject({ reason: 'ip_literal' });
-    await expect(vetTarget(new URL('https://93.184.216.34/'), policy({ allowedDomains: ['93.184.216.34'] }))).resolves.toMatchObject({
+    await expect(
+      vetTarget(new URL('https://93.184.216.34/'), policy({ allowedDomains: ['93.184.216.34'] })),
+    ).resolves.toMatchObject({
       host: '93.184.216.34',
       isName: false,
     });
@@ -127,21 +130,31 @@ describe('vetTarget', () => {
     const ftp = await refusal('ftp://api.example.com/', { hop: 2 });
     expect(ftp.details).toEqual({ reason: 'scheme', hop: 2, host: 'api.example.com' });
     expect(ftp.message).toContain('(redirect 2)');
-    await expect(vetTarget(new URL('http://api.example.com/'), policy({ allowHttp: true }))).resolves.toBeDefined();
+    await expect(
+      vetTarget(new URL('http://api.example.com/'), policy({ allowHttp: true })),
+    ).resolves.toBeDefined();
   });
 
   it('allows loopback (and plain http to it) only with allowLoopback', async () => {
     const on = { allowLoopback: true };
-    await expect(vetTarget(new URL('http://127.0.0.1:8080/'), policy(on))).resolves.toMatchObject({ host: '127.0.0.1' });
-    await expect(vetTarget(new URL('http://[::1]:8080/'), policy(on))).resolves.toMatchObject({ host: '::1' });
-    await expect(vetTarget(new URL('http://localhost:8080/'), policy(on))).resolves.toMatchObject({ host: 'localhost' });
+    await expect(vetTarget(new URL('http://127.0.0.1:8080/'), policy(on))).resolves.toMatchObject({
+      host: '127.0.0.1',
+    });
+    await expect(vetTarget(new URL('http://[::1]:8080/'), policy(on))).resolves.toMatchObject({
+      host: '::1',
+    });
+    await expect(vetTarget(new URL('http://localhost:8080/'), policy(on))).resolves.toMatchObject({
+      host: 'localhost',
+    });
     await expect(vetTarget(new URL('http://loop.example.com/'), policy(on))).resolves.toBeDefined();
     // Private ranges stay refused; plain http to a public host still needs allowHttp.
     expect((await refusal('http://10.0.0.5/', on)).details).toMatchObject({ reason: 'ssrf' });
     expect((await refusal('https://internal.example.com/', on)).details).toMatchObject({ reason: 'ssrf' });
     expect((await refusal('http://api.example.com/', on)).details).toMatchObject({ reason: 'scheme' });
     // The allowlist still applies to loopback.
-    expect((await refusal('http://127.0.0.1/', { ...on, allowedDomains: ['api.example.com'] })).details).toMatchObject({
+    expect(
+      (await refusal('http://127.0.0.1/', { ...on, allowedDomains: ['api.example.com'] })).details,
+    ).toMatchObject({
       reason: 'allowlist',
     });
   });
@@ -156,7 +169,10 @@ describe('vetTarget', () => {
   it('stops waiting for the resolver when the signal fires', async () => {
     const controller = new AbortController();
     const never: Lookup = () => new Promise(() => undefined);
-    const pending = vetTarget(new URL('https://api.example.com/'), policy({ lookup: never, signal: controller.signal }));
+    const pending = vetTarget(
+      new URL('https://api.example.com/'),
+      policy({ lookup: never, signal: controller.signal }),
+    );
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
   });
