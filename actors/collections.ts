@@ -1,7 +1,10 @@
 import type { CollectionDefinition } from '../src/store/mongo';
+import { connectorsCollections } from './connectors/connectors';
+import { filesCollections } from './files/files.collection';
 import { accountsCollections } from './identity/accounts';
 import { agentsAndTokensCollections } from './identity/agents-and-tokens';
 import { revokedTokensCollection } from './identity/revoked-tokens.repo';
+import { routeCollections } from './tools/router/route-records';
 
 /**
  * Every document collection of the service; `startRuntime` ensures their indexes at boot
@@ -12,4 +15,7 @@ export const collectionDefinitions: CollectionDefinition<any>[] = [
   revokedTokensCollection,
   ...accountsCollections,
   ...agentsAndTokensCollections,
+  ...routeCollections,
+  ...filesCollections,
+  ...connectorsCollections,
 ];
