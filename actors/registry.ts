@@ -1,8 +1,10 @@
 import type { AnyActorDefinition } from '../src/kernel/actor-definition';
 import type { Services } from '../src/boot/services';
+import { connectorsActors } from './connectors/connectors';
 import { accountsActors } from './identity/accounts';
 import { agentsAndTokensActors } from './identity/agents-and-tokens';
 import { healthActor } from './ops/health.actor';
+import { withToolRouter } from './tools/router/agent-tools.extension';
 
 /**
  * Every actor kind a worker hosts, built from the process's services. Add a domain's actors here
@@ -19,7 +21,9 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
       },
     }),
     ...accountsActors(services),
-    ...agentsAndTokensActors(services),
+    // The tool router adds `agent.invokeTool` to the agent actor (actors/tools/router/).
+    ...withToolRouter(agentsAndTokensActors(services), services),
+    ...connectorsActors(services),
   ];
 }
 

@@ -1,5 +1,7 @@
+import { createConnectorsService, type ConnectorsOptions } from '../../actors/connectors/connectors';
 import type { IdentityOptions } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
+import { createToolRouter, type ToolRouterOptions } from '../../actors/tools/router/tool-router';
 import { TokenService } from '../../actors/identity/token-service';
 import { actorDefinitions, collectionDefinitions } from '../../actors/registry';
 import { AppError } from '../../schemas/errors';
@@ -11,6 +13,7 @@ import type { Logger } from '../logging/logger';
 import { createCache, type CachePort } from '../store/cache';
 import { openDocuments, type DocumentStore } from '../store/mongo';
 import { createDedupeStore } from './dedupe-factory';
+import { createLazySandbox } from './sandbox-factory';
 import type { Services } from './services';
 import { createTransport } from './transport-factory';
 
@@ -31,6 +34,10 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Accounts and sessions: bcrypt cost, rate limits, mailer (defaults in identity-options.ts). */
   identity?: IdentityOptions;
+  /** The tool router: per-agent rate limit, route record batching, … (actors/tools/router/tool-router.ts). */
+  tools?: ToolRouterOptions;
+  /** MCP connectors: session pool limits and timeouts (actors/connectors/connector-pool.ts). */
+  connectors?: ConnectorsOptions;
 }
 
 /**
@@ -81,6 +88,16 @@ export async function startRuntime(
     const tokens = new TokenService(secrets.jwtSecret, cache, undefined, {
       revocations: new RevokedTokensRepo(documents),
     });
+    // One sandbox per worker process (started on first use); closed after the actors have stopped.
+    const sandbox = hostsActors ? createLazySandbox(config, logger) : undefined;
+    if (sandbox) stack.push(() => sandbox.close());
+    // Route records are flushed after the actors have stopped (their last calls included).
+    const toolRouter = createToolRouter({ config, logger, documents, cache, system }, options.tools);
+    stack.push(() => toolRouter.close());
+    // MCP connector sessions (and their child processes) end after the actors have stopped.
+    const connectors = createConnectorsService(config, logger, system, options.connectors);
+    stack.push(() => connectors.close());
+    toolRouter.resolvers.connector = connectors.tools;
     const services: Services = {
       config,
       secrets,
@@ -90,6 +107,9 @@ export async function startRuntime(
       system,
       tokens,
       identity: options.identity,
+      sandbox,
+      toolRouter,
+      connectors,
     };
     // Idempotent: every process may run it; the first creates, the others find them in place.
     await documents.ensureIndexes(collectionDefinitions);
@@ -103,7 +123,7 @@ export async function startRuntime(
 
     let http: HttpServerHandle | undefined;
     if (servesHttp) {
-      const app = buildApp({ config, logger, system, services });
+      const app = buildApp({ config, logger, system, services, toolCount: () => toolRouter.registry.size });
       http = await listen(app, { host: config.HOST, port: config.PORT });
       stack.push(() => http!.close());
       logger.info({ url: http.url, role: config.ROLE, transport: transport.name }, 'front door listening');

@@ -5,6 +5,7 @@ import type { Logger } from '../logging/logger';
 import type { TokenService } from '../../actors/identity/token-service';
 import type { CachePort } from '../store/cache';
 import type { DocumentStore } from '../store/mongo';
+import type { Sandbox } from '../sandbox';
 
 /**
  * The services of one process, created once by `startRuntime` and handed to actor factories
@@ -19,6 +20,8 @@ export interface Services {
   readonly system: ActorSystem;
   /** Issues, verifies and revokes bearer tokens (JWT_SECRET; revocations in the cache). */
   readonly tokens: TokenService;
+  /** Runs `proc_execute` code (QuickJS in Piscina, SANDBOX_THREADS); started on first use. Workers only. */
+  readonly sandbox?: Sandbox;
 }
 
 declare module '../http/app.types' {

@@ -25,6 +25,33 @@ const bool = (dflt: boolean) =>
     .default(dflt ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** `MCP_STDIO_ALLOWLIST`: a JSON array of non-empty arrays of non-empty strings (argv prefixes). */
+const stdioAllowlist = z
+  .string()
+  .optional()
+  .transform((v, ctx): string[][] => {
+    if (v === undefined || v.trim() === '') return [];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of command-line prefixes' });
+      return z.NEVER;
+    }
+    const entries = z
+      .array(z.array(z.string().min(1).max(4096)).min(1).max(64))
+      .max(100)
+      .safeParse(parsed);
+    if (!entries.success) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a JSON array of non-empty arrays of strings, e.g. [["/usr/local/bin/mcp-server"]]',
+      });
+      return z.NEVER;
+    }
+    return entries.data;
+  });
+
 /**
  * Every environment variable the service reads, with its default. Parsed once at boot by
  * `loadConfig`; nothing else in the code reads `process.env`.
@@ -67,8 +94,14 @@ export const EnvSchema = z.object({
   LLM_MODEL: z.string().optional(),
   /** Sandbox threads per process (Piscina); 0 = one per core. */
   SANDBOX_THREADS: int(0, 64, 0),
-  /** Lets net_http_* reach loopback addresses. For tests only; never in production. */
+  /** Lets net_http_* and HTTP MCP connectors reach loopback addresses. For tests only; never in production. */
   ALLOW_LOOPBACK_HTTP: bool(false),
+  /**
+   * Stdio MCP connectors (docs/connectors.md): a JSON array of command-line prefixes, e.g.
+   * `[["/usr/local/bin/mcp-github"], ["node", "/opt/mcp/server.js"]]`. A connector's command and
+   * arguments must start with one of them. Unset or `[]` = stdio connectors are refused.
+   */
+  MCP_STDIO_ALLOWLIST: stdioAllowlist,
   /** Default deadline of a request to an actor, in milliseconds. */
   REQUEST_TIMEOUT_MS: int(100, 600000, 15000),
   /** Idle time after which an actor is passivated, in milliseconds. */

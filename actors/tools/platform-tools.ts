@@ -1,0 +1,18 @@
+import { eventsTools } from './events/events.tools';
+import { fsTools } from './files/fs.tools';
+import { memTools } from './memory/mem.tools';
+import { procExecuteTool } from './proc/proc-execute.tool';
+import type { AnyToolDeclaration } from './router/tool-declaration';
+
+/**
+ * The built-in tools this service serves, listed as `platform.<name>` by `GET /tools` and MCP
+ * `tools/list`. To add one: declare it in its own file with `defineTool` (actors/tools/<area>/),
+ * name it in `BUILTIN_PRIMITIVES` (schemas/tools/primitives.ts), and add one line here.
+ * See docs/tool-router.md, "Adding a tool".
+ */
+export const PLATFORM_TOOLS: readonly AnyToolDeclaration[] = Object.freeze([
+  ...memTools,
+  ...eventsTools,
+  ...fsTools,
+  procExecuteTool,
+]);

@@ -1,0 +1,298 @@
+import { PrincipalSchema, type Principal } from '../../../schemas/auth';
+import type { AgentDocument } from '../../../schemas/documents/agent';
+import type { RouteSource } from '../../../schemas/documents/route-record';
+import { AppError, errors, isAppError } from '../../../schemas/errors';
+import {
+  AGENT_CHANGED_BROADCAST,
+  AgentChangedBroadcastSchema,
+  AgentInvokeToolMessageSchema,
+  type AgentInvokeToolReply,
+} from '../../../schemas/messages/tools';
+import { isToolAllowed, PLATFORM_PREFIX } from '../../../schemas/tools/primitives';
+import type { z } from 'zod';
+import type { Services } from '../../../src/boot/services';
+import {
+  defineActor,
+  type ActorDefinition,
+  type ActorContext,
+  type AnyActorDefinition,
+} from '../../../src/kernel/actor-definition';
+import type { agentActor } from '../../identity/agent.actor';
+import { accountsCollection } from '../../identity/accounts.repo';
+import { workspaceLookups } from '../../identity/agents-and-tokens';
+import { agentsCollection } from '../../identity/agents.collection';
+import {
+  accountOfDefaultAgent,
+  defaultAgentIdOf,
+  ensureDefaultAgent,
+  type DefaultAgentDeps,
+} from './default-agent';
+import { redactSecrets } from './redact-secrets';
+import type { RouteRecordInput } from './route-records';
+import type { ToolAgent, ToolContext } from './tool-declaration';
+import { parseToolInput } from './tool-input';
+import { unknownTool, type ExternalTool, type ToolTarget } from './tool-registry';
+import type { ToolRouter } from './tool-router';
+
+type AgentDefinition = ReturnType<typeof agentActor>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AgentState = AgentDefinition extends ActorDefinition<any, infer S> ? S : never;
+
+/** The scope a named token needs for the router (docs/agents-and-tokens.md, Scopes → routes). */
+const ROUTER_SCOPE = 'mcp_connector';
+
+const noRelated = (): RouteRecordInput['related'] => ({ apps: [], workflows: [], skills: [] });
+
+/**
+ * The caller, who must be the agent itself, or an account acting as its default agent. Anything
+ * else (a forged or misrouted message) is PERMISSION_DENIED.
+ */
+function callerOf(auth: unknown, agentId: string): Principal {
+  const parsed = PrincipalSchema.safeParse(auth);
+  if (!parsed.success) throw errors.unauthorized();
+  const principal = parsed.data;
+  const actsAs =
+    principal.subjectType === 'agent'
+      ? principal.agentId
+      : principal.accountId
+        ? defaultAgentIdOf(principal.accountId)
+        : undefined;
+  if (actsAs !== agentId) throw errors.forbidden('Not allowed to call tools as this agent');
+  return principal;
+}
+
+const toolAgentOf = (doc: AgentDocument): ToolAgent => ({
+  id: doc._id,
+  agentRef: doc.agentRef,
+  ...(doc.accountId ? { accountId: doc.accountId } : {}),
+  ...(doc.workspaceId ? { workspaceId: doc.workspaceId } : {}),
+  allowedDomains: doc.allowedDomains,
+});
+
+const codeOf = (err: unknown) => (isAppError(err) ? err.code : 'INTERNAL_ERROR');
+
+/** How a target is shown in route records. */
+function routeOf(target: ToolTarget): { tool: string; primitive: string; source: RouteSource } {
+  switch (target.kind) {
+    case 'platform':
+      return { tool: `${PLATFORM_PREFIX}${target.name}`, primitive: target.name, source: 'platform' };
+    case 'connector':
+      return { tool: target.name, primitive: target.name, source: 'external_mcp' };
+    case 'skill':
+      return { tool: target.name, primitive: target.name, source: 'skill' };
+  }
+}
+
+/**
+ * Adds the tool router's message `agent.invokeTool` to the agent actor (`agent:<internal id>`,
+ * actors/identity/agent.actor.ts), without changing what it already does:
+ *
+ * - **In the turn** (ordered per agent, nothing slow): the caller is the agent (or its account),
+ *   the agent is `active`, the tool is in `allowedTools` (exact names and `prefix.*`/`prefix_*`
+ *   patterns), a scoped token has `mcp_connector`, the workspace is not in panic lockdown
+ *   (memoised cache flag), the per-agent rate limit has a point left; then the call is counted
+ *   through the actor's own `agent.recordCall` handler (in memory, written in batches).
+ * - **Outside the turn** (`ctx.defer`): input validation, the tool itself, secret redaction of the
+ *   result, and the route record. A slow tool never blocks the agent's next call.
+ *
+ * The agent's document is the actor's state (loaded at activation): no document read per call. A
+ * broadcast `agent.changed {agentId}` marks it stale on every node; it is reloaded before the next
+ * call. An account's default agent is created on activation (default-agent.ts).
+ */
+export function withAgentTools(
+  base: AgentDefinition,
+  services: Services,
+  router: ToolRouter,
+): AnyActorDefinition {
+  const agents = services.documents.repository(agentsCollection);
+  const defaults: DefaultAgentDeps = {
+    agents,
+    accounts: services.documents.repository(accountsCollection),
+    defaultWorkspaceOf: workspaceLookups(services).defaultWorkspaceOf,
+  };
+  const baseActivate = base.activate!;
+  const recordCall = base.handlers['agent.recordCall'];
+  const { registry, limiter, panic, recorder } = router;
+
+  // States of the agents active on this node, so that `agent.changed` can mark them stale.
+  const active = new Map<string, AgentState>();
+  const stale = new WeakSet<AgentState>();
+  services.system.onBroadcast(AGENT_CHANGED_BROADCAST, (body) => {
+    const parsed = AgentChangedBroadcastSchema.safeParse(body);
+    const state = parsed.success ? active.get(parsed.data.agentId) : undefined;
+    if (state) stale.add(state);
+  });
+
+  async function authorize(ctx: ActorContext<AgentState>, principal: Principal, target: ToolTarget) {
+    const doc = ctx.state.doc;
+    if (doc.status !== 'active')
+      throw errors.forbidden(`This agent is ${doc.status}: tool calls are refused`);
+    if (!isToolAllowed(target.name, doc.allowedTools)) {
+      throw errors.forbidden(`Tool ${target.name} is not in this agent's allowedTools`, {
+        tool: target.name,
+      });
+    }
+    if (principal.scopes && principal.scopes.length > 0 && !principal.scopes.includes(ROUTER_SCOPE)) {
+      throw errors.forbidden(`Token scope required: calling tools needs the "${ROUTER_SCOPE}" scope`);
+    }
+    if (doc.workspaceId && (await panic.isLocked(doc.workspaceId))) {
+      throw errors.forbidden('The workspace is in panic lockdown: tool calls are refused');
+    }
+    const decision = await limiter.consume(doc._id);
+    if (!decision.allowed) {
+      throw errors.rateLimited(
+        'Too many tool calls for this agent, retry later',
+        Math.ceil(decision.retryAfterMs / 1000),
+      );
+    }
+  }
+
+  const resolverOf = (target: ToolTarget) =>
+    target.kind === 'connector' ? router.resolvers.connector : router.resolvers.skill;
+
+  async function resolveExternal(
+    target: ToolTarget,
+    agent: ToolAgent,
+    signal: AbortSignal,
+  ): Promise<ExternalTool> {
+    const tool = await resolverOf(target)?.resolve(target.name, agent, signal);
+    if (!tool) throw unknownTool(target.name);
+    return tool;
+  }
+
+  async function run(
+    target: ToolTarget,
+    input: Record<string, unknown>,
+    toolCtx: ToolContext,
+    record: RouteRecordInput,
+    started: number,
+  ): Promise<AgentInvokeToolReply> {
+    let error: unknown;
+    try {
+      let result: unknown;
+      if (target.kind === 'platform') {
+        const parsed: unknown = parseToolInput(target.name, target.declaration.input, input);
+        result = await target.declaration.run(parsed, toolCtx);
+      } else {
+        result = await (await resolveExternal(target, toolCtx.agent, toolCtx.signal)).run(input, toolCtx);
+      }
+      return { result: result === undefined ? null : redactSecrets(result) };
+    } catch (err) {
+      error = err;
+      throw err;
+    } finally {
+      const status = error === undefined ? 'ok' : 'error';
+      recorder.record(
+        {
+          ...record,
+          status,
+          ...(status === 'error' ? { errorCode: codeOf(error) } : {}),
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+        },
+        true,
+      );
+    }
+  }
+
+  const invokeTool = async (
+    ctx: ActorContext<AgentState>,
+    body: z.output<typeof AgentInvokeToolMessageSchema>,
+  ) => {
+    const started = performance.now();
+    const principal = callerOf(ctx.auth, ctx.id);
+    if (stale.has(ctx.state)) {
+      const doc = await agents.findById(ctx.id);
+      if (!doc) throw errors.notFound('No agent registration for this token');
+      stale.delete(ctx.state);
+      ctx.state.doc = doc;
+    }
+    const doc = ctx.state.doc;
+    const target = registry.resolve(body.tool);
+    const route = routeOf(target);
+    const record: RouteRecordInput = {
+      tool: route.tool,
+      primitive: route.primitive,
+      fallbackUsed: false,
+      invokedByType: body.invokedByType,
+      routeDecision: { source: route.source },
+      related: body.related ?? noRelated(),
+      agentRef: doc.agentRef,
+      agentId: doc._id,
+      ...(doc.accountId ? { accountId: doc.accountId } : {}),
+      status: 'ok',
+      durationMs: 0,
+      at: new Date(),
+    };
+    try {
+      await authorize(ctx, principal, target);
+      if (target.kind !== 'platform' && !resolverOf(target)) throw unknownTool(target.name);
+    } catch (err) {
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
+      recorder.record({ ...record, status: 'error', errorCode: codeOf(err), durationMs }, false);
+      throw err;
+    }
+    await recordCall(ctx, { calls: 1, at: Date.now() });
+
+    const toolCtx: ToolContext = {
+      principal,
+      agent: toolAgentOf(doc),
+      services,
+      signal: ctx.signal,
+      logger: ctx.logger,
+      ...(body.executionId ? { executionId: body.executionId } : {}),
+      ...(body.related ? { related: body.related } : {}),
+    };
+    const work = run(target, body.input, toolCtx, record, started);
+    // The kernel takes the outcome when the turn ends; until then the rejection is handled here.
+    work.catch(() => undefined);
+    return ctx.defer(work);
+  };
+
+  return defineActor({
+    kind: base.kind,
+    messages: { ...base.messages, 'agent.invokeTool': AgentInvokeToolMessageSchema },
+    ...(base.supervision ? { supervision: base.supervision } : {}),
+    ...(base.dedupe ? { dedupe: base.dedupe } : {}),
+    activate: async (ctx) => {
+      let state: AgentState;
+      try {
+        state = await baseActivate(ctx);
+      } catch (err) {
+        // An account's default agent is created on its first call.
+        if (!isAppError(err) || err.code !== 'NOT_FOUND' || !accountOfDefaultAgent(ctx.id)) throw err;
+        if (!(await ensureDefaultAgent(defaults, ctx.id))) throw err;
+        state = await baseActivate(ctx);
+      }
+      active.set(ctx.id, state);
+      return state;
+    },
+    passivate: async (ctx, state: AgentState) => {
+      if (active.get(ctx.id) === state) active.delete(ctx.id);
+      await base.passivate?.(ctx, state);
+    },
+    handlers: {
+      ...base.handlers,
+      'agent.invokeTool': invokeTool,
+    },
+  });
+}
+
+/**
+ * Replaces the agent actor's definition (kind `agent`) among `definitions` by one with the tool
+ * router's message. Fails at boot when there is no agent actor.
+ */
+export function withToolRouter(definitions: AnyActorDefinition[], services: Services): AnyActorDefinition[] {
+  const router = services.toolRouter;
+  if (!router) return definitions;
+  let found = false;
+  const out = definitions.map((definition) => {
+    if (definition.kind !== 'agent') return definition;
+    if (typeof definition.handlers['agent.recordCall'] !== 'function') {
+      throw new AppError('INTERNAL_ERROR', 'tool router: the agent actor has no agent.recordCall handler');
+    }
+    found = true;
+    return withAgentTools(definition as AgentDefinition, services, router);
+  });
+  if (!found) throw new AppError('INTERNAL_ERROR', 'tool router: no agent actor to extend');
+  return out;
+}

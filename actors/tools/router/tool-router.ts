@@ -1,0 +1,96 @@
+import type { Config } from '../../../src/config/load-config';
+import type { ActorSystemApi } from '../../../src/kernel';
+import type { Logger } from '../../../src/logging/logger';
+import { createRateLimiter, type CachePort, type RateLimiter } from '../../../src/store/cache';
+import type { DocumentStore } from '../../../src/store/mongo';
+import { PLATFORM_TOOLS } from '../platform-tools';
+import { PanicGate } from './panic-gate';
+import {
+  routeRecordsOn,
+  type RouteQueries,
+  type RouteRecorder,
+  type RouteRecorderOptions,
+} from './route-records';
+import type { AnyToolDeclaration } from './tool-declaration';
+import { ToolRegistry, type ExternalToolResolver, type ToolTarget } from './tool-registry';
+
+/** Tuning of the tool router (`startRuntime(config, logger, { tools })`). */
+export interface ToolRouterOptions {
+  /** Calls per agent per window. Default 600 per 60 s. */
+  rateLimit?: { points: number; durationSec: number };
+  /** Batching of route records (default: every 500 ms or 100 records). */
+  routeRecords?: RouteRecorderOptions;
+  /** How long a workspace's panic flag is memoised per process, in ms. Default 1000. */
+  panicMemoMs?: number;
+  /** The built-in tools. Default `PLATFORM_TOOLS` (actors/tools/platform-tools.ts). */
+  tools?: readonly AnyToolDeclaration[];
+}
+
+/** Default per-agent rate limit of tool calls. */
+export const DEFAULT_TOOL_RATE_LIMIT = Object.freeze({ points: 600, durationSec: 60 });
+
+/** Time a call may wait for its agent's turn and travel, on top of the tool's own duration, in ms. */
+const DEADLINE_SLACK_MS = 5_000;
+
+/**
+ * The tool router of one process, created once by `startRuntime` (`services.toolRouter`): the
+ * registry (front door and workers), and the per-process parts the agent actors use (rate
+ * limiter, panic gate, route recorder) plus the hooks for connector and skill tools.
+ */
+export interface ToolRouter {
+  readonly registry: ToolRegistry;
+  readonly limiter: RateLimiter;
+  readonly panic: PanicGate;
+  readonly recorder: RouteRecorder;
+  readonly routes: RouteQueries;
+  /** Resolvers of connector (`mcp.<server>.<tool>`) and skill (`platform.skill.…`) tools; none yet. */
+  readonly resolvers: { connector?: ExternalToolResolver; skill?: ExternalToolResolver };
+  /** Deadline of a call to `target`, in ms (covers tools that may run longer than a request). */
+  deadlineMs(target: ToolTarget): number;
+  /** Writes the buffered route records and stops listening to broadcasts. */
+  close(): Promise<void>;
+}
+
+export interface ToolRouterDeps {
+  config: Config;
+  logger: Logger;
+  documents: DocumentStore;
+  cache: CachePort;
+  system: Pick<ActorSystemApi, 'onBroadcast'>;
+}
+
+export function createToolRouter(deps: ToolRouterDeps, options: ToolRouterOptions = {}): ToolRouter {
+  const registry = new ToolRegistry(options.tools ?? PLATFORM_TOOLS);
+  const rate = options.rateLimit ?? DEFAULT_TOOL_RATE_LIMIT;
+  const limiter = createRateLimiter(deps.cache, { keyPrefix: 'rl:tool-call', ...rate });
+  const panic = new PanicGate(deps.cache, deps.system, options.panicMemoMs);
+  const { recorder, queries } = routeRecordsOn(
+    deps.documents,
+    deps.logger.child({ component: 'route-records' }),
+    options.routeRecords,
+  );
+  const base = deps.config.REQUEST_TIMEOUT_MS;
+  return {
+    registry,
+    limiter,
+    panic,
+    recorder,
+    routes: queries,
+    resolvers: {},
+    deadlineMs: (target) => {
+      const max = target.kind === 'platform' ? target.declaration.maxDurationMs : undefined;
+      return max === undefined ? base : Math.max(base, max + DEADLINE_SLACK_MS);
+    },
+    close: async () => {
+      panic.close();
+      await recorder.close();
+    },
+  };
+}
+
+declare module '../../../src/boot/services' {
+  interface Services {
+    /** The tool router of this process (registry, limiter, panic gate, route records). */
+    readonly toolRouter?: ToolRouter;
+  }
+}

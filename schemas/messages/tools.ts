@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/**
+ * Messages of the tool router (docs/tool-router.md).
+ *
+ * - `agent.invokeTool` to `agent:<internal id>`: one tool call by (or for) that agent. The actor
+ *   authorises and counts it within its turn and runs the tool outside it.
+ * - Broadcast `agent.changed` `{agentId}`: an agent's document changed (allowedTools, status,
+ *   allowedDomains, …); every node holding the actor reloads it before its next tool call.
+ * - Broadcast `workspace.panic` `{workspaceId, active}`: the panic flag `panic:workspace:<id>` of
+ *   the cache was set or cleared; nodes drop their memo of it at once.
+ */
+
+/** Who made a call, for route records. */
+export const INVOKED_BY_TYPES = ['agent', 'account', 'workflow', 'studio', 'skill', 'app'] as const;
+export const InvokedByTypeSchema = z.enum(INVOKED_BY_TYPES);
+export type InvokedByType = z.infer<typeof InvokedByTypeSchema>;
+
+/** Public references of the apps, workflows and skills a call was made for (route records). */
+export const RelatedRefsSchema = z.object({
+  apps: z.array(z.string().max(200)).max(20).default([]),
+  workflows: z.array(z.string().max(200)).max(20).default([]),
+  skills: z.array(z.string().max(200)).max(20).default([]),
+});
+export type RelatedRefs = z.infer<typeof RelatedRefsSchema>;
+
+export const AgentInvokeToolMessageSchema = z.object({
+  /**
+   * The resolved tool name: a built-in primitive's bare name (`mem_set`), a connector tool
+   * `mcp.<server>.<tool>` or a skill capability `platform.skill.<slug>.<cap>`.
+   */
+  tool: z.string().min(1).max(300),
+  /** The tool's raw input, validated by the tool's schema when it runs. */
+  input: z.record(z.string(), z.unknown()).default({}),
+  invokedByType: InvokedByTypeSchema.default('agent'),
+  related: RelatedRefsSchema.optional(),
+  /** The execution the call belongs to, when a workflow or the studio makes it. */
+  executionId: z.string().max(200).optional(),
+});
+export type AgentInvokeToolMessage = z.input<typeof AgentInvokeToolMessageSchema>;
+
+/** Reply to `agent.invokeTool`: the (redacted) result. */
+export const AgentInvokeToolReplySchema = z.object({ result: z.unknown() });
+export type AgentInvokeToolReply = z.infer<typeof AgentInvokeToolReplySchema>;
+
+export const AGENT_CHANGED_BROADCAST = 'agent.changed';
+export const AgentChangedBroadcastSchema = z.object({ agentId: z.string().min(1) });
+
+export const WORKSPACE_PANIC_BROADCAST = 'workspace.panic';
+export const WorkspacePanicBroadcastSchema = z.object({
+  workspaceId: z.string().min(1),
+  active: z.boolean().optional(),
+});
+
+/** The cache key of a workspace's panic lockdown flag (any value = locked). */
+export const panicFlagKey = (workspaceId: string) => `panic:workspace:${workspaceId}`;

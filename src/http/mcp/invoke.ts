@@ -1,0 +1,39 @@
+import { callerAgentId } from '../../../actors/tools/router/default-agent';
+import type { ToolRouter } from '../../../actors/tools/router/tool-router';
+import type { Principal } from '../../../schemas/auth';
+import { errors } from '../../../schemas/errors';
+import type { AgentInvokeToolMessage, AgentInvokeToolReply } from '../../../schemas/messages/tools';
+import type { ResolvedAppDeps } from '../app.types';
+
+/** The process's tool router; a front door built without services has none (503). */
+export function toolRouterOf(deps: ResolvedAppDeps): ToolRouter {
+  const router = deps.services?.toolRouter;
+  if (!router) throw errors.unavailable('The tool router is not available');
+  return router;
+}
+
+/**
+ * One tool call from the front door: the name is resolved here (unknown: 404 without a message),
+ * then the call is a single request to the calling agent's actor, `agent.invokeTool`, which
+ * authorises, counts and runs it. Resolves with the (redacted) result.
+ */
+export async function invokeTool(
+  deps: ResolvedAppDeps,
+  principal: Principal,
+  call: { tool: string; input: Record<string, unknown>; server?: string },
+): Promise<unknown> {
+  const router = toolRouterOf(deps);
+  const target = router.registry.resolve(call.tool, call.server);
+  const message: AgentInvokeToolMessage = {
+    tool: target.name,
+    input: call.input,
+    invokedByType: principal.subjectType === 'agent' ? 'agent' : 'account',
+  };
+  const reply = await deps.system.ask<AgentInvokeToolReply>(
+    `agent:${callerAgentId(principal)}`,
+    'agent.invokeTool',
+    message,
+    { auth: principal, timeoutMs: router.deadlineMs(target) },
+  );
+  return reply?.result ?? null;
+}

@@ -1,0 +1,209 @@
+import { isAppError } from '../../../schemas/errors';
+import { isUnknownToolError } from '../../../actors/tools/router/tool-registry';
+
+/**
+ * The MCP dialect of `POST /mcp`: JSON-RPC 2.0 over Streamable HTTP, stateless (no session id, no
+ * server-initiated messages), every answer `application/json`. Protocol only: tool calls go
+ * through `deps.call`, the same path as the spec's dialect. See docs/tool-router.md.
+ */
+
+/** Protocol versions this server speaks, newest first. A client's supported version is echoed. */
+export const MCP_PROTOCOL_VERSIONS = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
+
+/** JSON-RPC and MCP error codes. */
+export const JSON_RPC_ERRORS = Object.freeze({
+  parse: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+});
+
+type Id = string | number | null;
+
+export interface JsonRpcError {
+  jsonrpc: '2.0';
+  id: Id;
+  error: { code: number; message: string; data?: unknown };
+}
+
+export interface JsonRpcResult {
+  jsonrpc: '2.0';
+  id: string | number;
+  result: unknown;
+}
+
+export type JsonRpcResponse = JsonRpcError | JsonRpcResult;
+
+/** What the dialect needs from the router. */
+export interface McpDeps {
+  serverInfo: { name: string; version: string };
+  /** MCP tool objects for `tools/list`. */
+  tools: readonly unknown[];
+  /** Runs a tool; rejects with an AppError (unknown tool: NOT_FOUND with reason `unknown_tool`). */
+  call(name: string, args: Record<string, unknown>): Promise<unknown>;
+}
+
+/** How to answer the HTTP request: a status and an optional JSON body (202: none). */
+export interface McpAnswer {
+  status: number;
+  body?: JsonRpcResponse | JsonRpcResponse[];
+}
+
+export const rpcError = (id: Id, code: number, message: string, data?: unknown): JsonRpcError => ({
+  jsonrpc: '2.0',
+  id,
+  error: data === undefined ? { code, message } : { code, message, data },
+});
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const isId = (v: unknown): v is string | number =>
+  typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
+/** Whether a parsed body is meant for the MCP dialect: an array (batch) or an object with `jsonrpc`. */
+export function isJsonRpcBody(body: unknown): boolean {
+  return Array.isArray(body) || (isObject(body) && 'jsonrpc' in body);
+}
+
+/** The version to answer `initialize` with: the client's when spoken here, else the newest. */
+export function negotiateVersion(requested: unknown): string {
+  return typeof requested === 'string' && MCP_PROTOCOL_VERSIONS.includes(requested)
+    ? requested
+    : MCP_PROTOCOL_VERSIONS[0];
+}
+
+/** A result that already is an MCP `CallToolResult` (`{content: [...], isError?}`), from a connector. */
+function isCallToolResult(result: unknown): result is Record<string, unknown> {
+  return isObject(result) && Array.isArray(result.content);
+}
+
+/**
+ * A tool's result as an MCP `CallToolResult`: JSON text, plus `structuredContent` for objects. A
+ * connector tool (`mcp.<server>.<tool>`) already answers a `CallToolResult`: it is passed through.
+ */
+export function toolResult(result: unknown, name = '') {
+  if (name.startsWith('mcp.') && isCallToolResult(result))
+    return { ...result, isError: result.isError === true };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(result ?? null) }],
+    ...(isObject(result) ? { structuredContent: result } : {}),
+    isError: false,
+  };
+}
+
+/** A failed call as an MCP tool error (`isError: true`), so that the model sees why. */
+export function toolError(err: unknown) {
+  let text = 'Internal error';
+  if (isAppError(err) && err.code !== 'INTERNAL_ERROR') {
+    const retryAfter = (err.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+    text = `${err.code}: ${err.message}${typeof retryAfter === 'number' ? ` (retry after ${retryAfter} s)` : ''}`;
+  }
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+async function callTool(
+  id: string | number,
+  params: Record<string, unknown>,
+  deps: McpDeps,
+): Promise<JsonRpcResponse> {
+  const { name, arguments: args } = params;
+  if (typeof name !== 'string' || name === '') {
+    return rpcError(id, JSON_RPC_ERRORS.invalidParams, 'tools/call: params.name must be a non-empty string');
+  }
+  if (args !== undefined && !isObject(args)) {
+    return rpcError(id, JSON_RPC_ERRORS.invalidParams, 'tools/call: params.arguments must be an object');
+  }
+  try {
+    const result = await deps.call(name, args ?? {});
+    return { jsonrpc: '2.0', id, result: toolResult(result, name) };
+  } catch (err) {
+    // MCP: an unknown tool is a protocol error; everything else the tool (or its policy) said no to
+    // is a result with isError, which the model can read and act on.
+    if (isUnknownToolError(err)) {
+      return rpcError(id, JSON_RPC_ERRORS.invalidParams, (err as Error).message, { tool: name });
+    }
+    return { jsonrpc: '2.0', id, result: toolError(err) };
+  }
+}
+
+async function request(id: string | number, method: string, params: Record<string, unknown>, deps: McpDeps) {
+  switch (method) {
+    case 'initialize':
+      return {
+        jsonrpc: '2.0' as const,
+        id,
+        result: {
+          protocolVersion: negotiateVersion(params.protocolVersion),
+          capabilities: { tools: { listChanged: false } },
+          serverInfo: deps.serverInfo,
+          instructions:
+            'Built-in tools are named platform.<tool> (the bare name works too). Results are JSON; secrets in results are redacted.',
+        },
+      };
+    case 'ping':
+      return { jsonrpc: '2.0' as const, id, result: {} };
+    case 'tools/list':
+      return { jsonrpc: '2.0' as const, id, result: { tools: deps.tools } };
+    case 'tools/call':
+      return callTool(id, params, deps);
+    default:
+      return rpcError(id, JSON_RPC_ERRORS.methodNotFound, `Method not found: ${method.slice(0, 100)}`);
+  }
+}
+
+/** One message of a body: a response, or undefined for notifications and client responses. */
+async function handleMessage(message: unknown, deps: McpDeps): Promise<JsonRpcResponse | undefined> {
+  if (!isObject(message))
+    return rpcError(null, JSON_RPC_ERRORS.invalidRequest, 'Invalid Request: not an object');
+  const id = isId(message.id) ? message.id : null;
+  if (message.jsonrpc !== '2.0') {
+    return rpcError(id, JSON_RPC_ERRORS.invalidRequest, 'Invalid Request: jsonrpc must be "2.0"');
+  }
+  if (!('method' in message)) {
+    // A response to a server request: this server sends none, so there is nothing to match.
+    if ('result' in message || 'error' in message) return undefined;
+    return rpcError(id, JSON_RPC_ERRORS.invalidRequest, 'Invalid Request: no method');
+  }
+  if (typeof message.method !== 'string' || message.method === '') {
+    return rpcError(id, JSON_RPC_ERRORS.invalidRequest, 'Invalid Request: method must be a string');
+  }
+  const isNotification = !('id' in message);
+  if (!isNotification && !isId(message.id)) {
+    return rpcError(null, JSON_RPC_ERRORS.invalidRequest, 'Invalid Request: id must be a string or a number');
+  }
+  const params = message.params;
+  if (params !== undefined && !isObject(params)) {
+    return isNotification
+      ? undefined
+      : rpcError(id, JSON_RPC_ERRORS.invalidParams, 'Invalid params: params must be an object');
+  }
+  // Notifications (initialized, cancelled, progress, roots changed, …) need nothing from a stateless server.
+  if (isNotification) return undefined;
+  return request(message.id as string | number, message.method, params ?? {}, deps);
+}
+
+/**
+ * Answers one MCP body: a message or a batch (an array, answered with an array of the responses
+ * to its requests). Only notifications and responses: 202 without a body. A body that is not a
+ * JSON-RPC message at all: 400 with -32600.
+ */
+export async function handleJsonRpc(body: unknown, deps: McpDeps): Promise<McpAnswer> {
+  if (Array.isArray(body)) {
+    if (body.length === 0) {
+      return {
+        status: 400,
+        body: rpcError(null, JSON_RPC_ERRORS.invalidRequest, 'Invalid Request: empty batch'),
+      };
+    }
+    const answers = (await Promise.all(body.map((m) => handleMessage(m, deps)))).filter(
+      (a): a is JsonRpcResponse => a !== undefined,
+    );
+    return answers.length === 0 ? { status: 202 } : { status: 200, body: answers };
+  }
+  const answer = await handleMessage(body, deps);
+  if (!answer) return { status: 202 };
+  const wholeBodyInvalid = 'error' in answer && answer.error.code === JSON_RPC_ERRORS.invalidRequest;
+  return { status: wholeBodyInvalid ? 400 : 200, body: answer };
+}
