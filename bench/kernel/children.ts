@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** A helper process of the benchmark (a worker node, an HTTP server), talking over IPC. */
@@ -113,6 +113,31 @@ export function processCpuMicros(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The pid of a process of this machine by its command name (`/proc/<pid>/comm`), e.g. the local
+ * RabbitMQ's `beam.smp`, to count its CPU per request; undefined when none or several match.
+ */
+export function findProcess(comm: string): number | undefined {
+  let found: number | undefined;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let name: string;
+      try {
+        name = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+      } catch {
+        continue;
+      }
+      if (name !== comm) continue;
+      if (found !== undefined) return undefined;
+      found = Number(entry);
+    }
+  } catch {
+    return undefined;
+  }
+  return found;
 }
 
 /** Busy and total jiffies of the whole machine (/proc/stat), to tell how loaded the cores were. */

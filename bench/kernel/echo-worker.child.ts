@@ -30,7 +30,9 @@ async function main(): Promise<void> {
   let dedupe: DedupeStore | undefined;
   let closeDedupe = () => {};
   if (env.DEDUPE === 'layered') {
-    cache = env.REDIS_URL ? await RedisCache.connect(env.REDIS_URL, { logger: silentLogger }) : new MemoryCache();
+    cache = env.REDIS_URL
+      ? await RedisCache.connect(env.REDIS_URL, { logger: silentLogger })
+      : new MemoryCache();
     // Records of a benchmark need not outlive it by much.
     const shared = new CacheDedupeStore(cache.namespace(env.CACHE_NAMESPACE!), { doneTtlMs: 120_000 });
     dedupe = new LayeredDedupeStore({ shared });

@@ -7,7 +7,8 @@ import { checkHealth } from '../../actors/ops/health.actor';
 import { MemoryCache } from '../../src/store/cache';
 import { startChild, type BenchChild, type ChildEvent } from './children';
 import type { BenchCleanup } from './cleanup';
-import { ownCpuMicros, round2 } from './measure';
+import { brokerCpuProbe } from './kernel-bench';
+import { ownCpuMicros, readCpu, round2, type CpuProbes } from './measure';
 
 export interface HttpBenchOptions {
   amqpUrl?: string;
@@ -57,9 +58,12 @@ interface HttpCase {
   healthStatus?: string;
   runs: autocannon.Result[];
   cpu: Record<string, number>;
+  /** Other processes whose CPU to count (the broker). */
+  extraCpu?: CpuProbes;
 }
 
-const ready = (child: BenchChild) => child.waitFor<ChildEvent & { url?: string; kinds: string[]; nodeId: string }>('ready', 60_000);
+const ready = (child: BenchChild) =>
+  child.waitFor<ChildEvent & { url?: string; kinds: string[]; nodeId: string }>('ready', 60_000);
 
 /**
  * `GET /health` with autocannon: a bare Express handler returning the same JSON, the real service
@@ -106,7 +110,8 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
   });
   cases.push({
     key: 'frontDoorOnly',
-    label: "for comparison: the service's front door without an actor, ROLE=all (GET /no-such-route, a 404 JSON answer through the same middleware)",
+    label:
+      "for comparison: the service's front door without an actor, ROLE=all (GET /no-such-route, a 404 JSON answer through the same middleware)",
     url: allUrl,
     path: '/no-such-route',
     expectStatus: 404,
@@ -133,6 +138,7 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
       label: 'GET /health through the health actor, ROLE=api process + ROLE=worker process over RabbitMQ',
       url: apiUrl,
       servers: [api, worker],
+      extraCpu: brokerCpuProbe(),
       healthStatus: body.status,
       runs: [],
       cpu: {},
@@ -151,11 +157,14 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
     await fire(c, options.warmupSec);
   }
   for (let round = 1; round <= options.rounds; round++) {
-    for (const c of cases) {
+    // A rotating order, as for the kernel cases.
+    for (let i = 0; i < cases.length; i++) {
+      const c = cases[(i + round - 1) % cases.length];
       log(`http: round ${round}/${options.rounds} ${c.key}`);
-      const before: Record<string, number | undefined> = { autocannon: ownCpuMicros(), ...cpuOf(c.servers) };
+      const probes: CpuProbes = { autocannon: ownCpuMicros, ...cpuOf(c.servers), ...c.extraCpu };
+      const before = await readCpu(probes);
       c.runs.push(await fire(c, options.roundSec));
-      const after = { autocannon: ownCpuMicros(), ...cpuOf(c.servers) };
+      const after = await readCpu(probes);
       for (const [k, v] of Object.entries(after)) {
         if (before[k] !== undefined && v !== undefined) c.cpu[k] = (c.cpu[k] ?? 0) + v - before[k]!;
       }
@@ -168,8 +177,8 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
   };
 }
 
-function cpuOf(servers: BenchChild[]): Record<string, number | undefined> {
-  return Object.fromEntries(servers.map((s) => [s.name, s.cpuMicros()]));
+function cpuOf(servers: BenchChild[]): CpuProbes {
+  return Object.fromEntries(servers.map((s) => [s.name, s.cpuMicros]));
 }
 
 /** Answers with the expected status (2xx unless the case says otherwise). */
@@ -198,7 +207,9 @@ function summarise(c: HttpCase): HttpCaseResult {
       p50Ms: r.latency.p50,
       p99Ms: r.latency.p99,
     })),
-    cpuUsPerRequest: Object.fromEntries(Object.entries(c.cpu).map(([k, v]) => [k, ok ? Math.round(v / ok) : 0])),
+    cpuUsPerRequest: Object.fromEntries(
+      Object.entries(c.cpu).map(([k, v]) => [k, ok ? Math.round(v / ok) : 0]),
+    ),
     healthStatus: c.healthStatus,
   };
 }

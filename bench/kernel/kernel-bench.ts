@@ -3,10 +3,15 @@ import { createActorSystem, type ActorSystem } from '../../src/kernel';
 import { silentLogger } from '../../src/logging/logger';
 import { AmqpTransport } from '../../src/transport/amqp.transport';
 import { InProcessBus, InProcessTransport } from '../../src/transport/in-process.transport';
-import { startChild, type BenchChild, type ChildEvent } from './children';
+import { Redis } from 'ioredis';
+import { findProcess, processCpuMicros, startChild, type BenchChild, type ChildEvent } from './children';
 import type { BenchCleanup } from './cleanup';
 import { echoActor, echoBody, ECHO_TYPE } from './echo-actor';
 import { closedLoop, ownCpuMicros, Recorder, type CpuProbes, type LoadSummary } from './measure';
+
+/** Pause before each measured round, for the previous case's last messages to clear. */
+const SETTLE_MS = 250;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One kernel case: how to send one request, and which processes' CPU to count. */
 interface KernelCase {
@@ -44,7 +49,7 @@ export interface KernelBenchResult {
 /**
  * Request/reply through the kernel: `system.ask` to a trivial echo actor, `lanes` requests
  * outstanding, one address per lane. Cases are run in interleaved rounds (each case once per
- * round) so that a burst of other work on the machine spreads over all of them.
+ * round, in a rotating order) so that a burst of other work on the machine spreads over all of them.
  */
 export async function runKernelBench(options: KernelBenchOptions): Promise<KernelBenchResult> {
   const { cleanup, log } = options;
@@ -53,7 +58,10 @@ export async function runKernelBench(options: KernelBenchOptions): Promise<Kerne
 
   // In-process: one node asking itself (ROLE=all without a broker).
   const bus = new InProcessBus();
-  const inProcess = createActorSystem({ transport: new InProcessTransport('bench-inproc', bus), logger: silentLogger });
+  const inProcess = createActorSystem({
+    transport: new InProcessTransport('bench-inproc', bus),
+    logger: silentLogger,
+  });
   await inProcess.register(echoActor('echo'));
   await inProcess.start();
   cleanup.step('in-process system', () => inProcess.stop(2000));
@@ -69,6 +77,18 @@ export async function runKernelBench(options: KernelBenchOptions): Promise<Kerne
   if (options.amqpUrl) {
     const url = options.amqpUrl;
     const prefix = cleanup.prefix;
+    // The broker's (and Redis's) CPU per request too, when they run here: where the time goes.
+    const broker = brokerCpuProbe();
+    let redis: Redis | undefined;
+    if (options.redisUrl) {
+      const client = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      await client.connect().then(
+        () => (redis = client),
+        () => client.disconnect(),
+      );
+      cleanup.step('redis cpu probe', async () => client.disconnect());
+    }
+    const redisCpu: CpuProbes = redis ? { redis: () => redisCpuMicros(redis!) } : {};
     const amqpNode = (nodeId: string) => {
       cleanup.node(nodeId);
       return new AmqpTransport({ url, prefix, nodeId, connectionName: `${prefix}:${nodeId}` });
@@ -126,7 +146,7 @@ export async function runKernelBench(options: KernelBenchOptions): Promise<Kerne
       key: 'amqpRawTransport',
       label: 'reference: raw AMQP transport round trip, no kernel (two transports, one process)',
       ask: rawAsk,
-      cpu: bench,
+      cpu: { ...bench, ...broker },
       recorder: new Recorder(),
     });
 
@@ -136,7 +156,10 @@ export async function runKernelBench(options: KernelBenchOptions): Promise<Kerne
     cleanup.step('api system', () => api.stop(2000));
 
     // A worker node in the same process (shares the api's event loop).
-    const sameWorker: ActorSystem = createActorSystem({ transport: amqpNode('worker-same'), logger: silentLogger });
+    const sameWorker: ActorSystem = createActorSystem({
+      transport: amqpNode('worker-same'),
+      logger: silentLogger,
+    });
     cleanup.kind('echo-same');
     await sameWorker.register(echoActor('echo-same'));
     await sameWorker.start();
@@ -145,7 +168,7 @@ export async function runKernelBench(options: KernelBenchOptions): Promise<Kerne
       key: 'amqpOneProcess',
       label: 'kernel over AMQP, api and worker systems in one process',
       ask: (lane, n) => api.ask(`echo-same:${lane}`, ECHO_TYPE, echoBody(n)),
-      cpu: bench,
+      cpu: { ...bench, ...broker },
       recorder: new Recorder(),
     });
 
@@ -159,13 +182,15 @@ export async function runKernelBench(options: KernelBenchOptions): Promise<Kerne
       },
       {
         key: 'amqpWorkerProcessLayered',
-        label: "kernel over AMQP, worker in a child process, shared dedupe store (layered; kind dedupe 'local')",
+        label:
+          "kernel over AMQP, worker in a child process, shared dedupe store (layered; kind dedupe 'local')",
         kind: 'echo-layered',
         env: { DEDUPE: 'layered', KIND_DEDUPE: 'local' },
       },
       {
         key: 'amqpWorkerProcessShared',
-        label: "kernel over AMQP, worker in a child process, shared dedupe store, kind dedupe 'shared' (every message claimed and completed in the cache)",
+        label:
+          "kernel over AMQP, worker in a child process, shared dedupe store, kind dedupe 'shared' (every message claimed and completed in the cache)",
         kind: 'echo-shared',
         env: { DEDUPE: 'layered', KIND_DEDUPE: 'shared' },
       },
@@ -195,7 +220,12 @@ export async function runKernelBench(options: KernelBenchOptions): Promise<Kerne
         key: spec.key,
         label: spec.label,
         ask: (lane, n) => api.ask(`${spec.kind}:${lane}`, ECHO_TYPE, echoBody(n)),
-        cpu: { bench: ownCpuMicros, worker: child.cpuMicros },
+        cpu: {
+          bench: ownCpuMicros,
+          worker: child.cpuMicros,
+          ...broker,
+          ...(spec.env.DEDUPE === 'layered' ? redisCpu : {}),
+        },
         recorder: new Recorder(),
       });
     }
@@ -206,8 +236,12 @@ export async function runKernelBench(options: KernelBenchOptions): Promise<Kerne
     await closedLoop(c.ask, options.lanes, options.warmupMs);
   }
   for (let round = 1; round <= options.rounds; round++) {
-    for (const c of cases) {
+    // Each round starts one case later, so no case always follows the same one (the broker is
+    // still settling the previous case's queue for a moment), and a short pause between cases.
+    for (let i = 0; i < cases.length; i++) {
+      const c = cases[(i + round - 1) % cases.length];
       log(`kernel: round ${round}/${options.rounds} ${c.key}`);
+      await sleep(SETTLE_MS);
       await closedLoop(c.ask, options.lanes, options.roundMs, c.recorder, c.cpu);
     }
   }
@@ -215,4 +249,22 @@ export async function runKernelBench(options: KernelBenchOptions): Promise<Kerne
     cases: cases.map((c) => ({ key: c.key, label: c.label, ...c.recorder.summary() })),
     sharedDedupeCache,
   };
+}
+
+/** The local RabbitMQ's CPU (`beam.smp`), when it runs on this machine and can be found. */
+export function brokerCpuProbe(): CpuProbes {
+  const pid = findProcess('beam.smp');
+  return pid ? { rabbitmq: () => processCpuMicros(pid) } : {};
+}
+
+/** Redis's own CPU so far (INFO cpu), in µs. */
+async function redisCpuMicros(redis: Redis): Promise<number | undefined> {
+  try {
+    const info = await redis.info('cpu');
+    const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1]);
+    const seconds = field('used_cpu_sys') + field('used_cpu_user');
+    return Number.isFinite(seconds) ? Math.round(seconds * 1e6) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -13,6 +13,8 @@ export class Recorder {
   machineBusy = 0;
   machineTotal = 0;
   firstError?: string;
+  /** Where each measured round starts in `latencies`, and how long it lasted. */
+  private readonly roundMarks: Array<{ start: number; end: number; ms: number }> = [];
 
   add(ms: number): void {
     if (this.count === this.latencies.length) {
@@ -23,12 +25,14 @@ export class Recorder {
     this.latencies[this.count++] = ms;
   }
 
+  /** Called by `closedLoop` around each measured round. */
+  round(start: number, ms: number): void {
+    this.roundMarks.push({ start, end: this.count, ms });
+  }
+
   summary(): LoadSummary {
     const sorted = this.latencies.slice(0, this.count).sort();
-    const pct = (p: number) =>
-      sorted.length === 0
-        ? 0
-        : round2(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
+    const pct = (p: number) => percentile(sorted, p);
     const cpuUsPerRequest = Object.fromEntries(
       Object.entries(this.cpuMicros).map(([k, v]) => [k, this.count ? Math.round(v / this.count) : 0]),
     );
@@ -43,6 +47,11 @@ export class Recorder {
       errors: this.errors,
       ...(this.firstError ? { firstError: this.firstError } : {}),
       cpuUsPerRequest,
+      // A spike in one round (other work on the machine) shows here rather than hiding in the total.
+      perRound: this.roundMarks.map(({ start, end, ms }) => ({
+        perSecond: Math.round(((end - start) / ms) * 1000),
+        p99Ms: percentile(this.latencies.slice(start, end).sort(), 99),
+      })),
       machineCpuBusyPercent: this.machineTotal
         ? Math.round((this.machineBusy / this.machineTotal) * 100)
         : undefined,
@@ -62,8 +71,14 @@ export interface LoadSummary {
   firstError?: string;
   /** CPU time per request of each process involved (the benchmark process is `bench`). */
   cpuUsPerRequest: Record<string, number>;
+  perRound: Array<{ perSecond: number; p99Ms: number }>;
   /** How busy all cores were during the measurement (other work on the machine included). */
   machineCpuBusyPercent?: number;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  return round2(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
 }
 
 export function round2(n: number): number {
@@ -71,7 +86,13 @@ export function round2(n: number): number {
 }
 
 /** CPU readers of the processes a case involves (name → µs so far). */
-export type CpuProbes = Record<string, () => number | undefined>;
+export type CpuProbes = Record<string, () => number | undefined | Promise<number | undefined>>;
+
+/** Reads every probe (in parallel). */
+export async function readCpu(cpu: CpuProbes): Promise<Record<string, number | undefined>> {
+  const entries = await Promise.all(Object.entries(cpu).map(async ([k, read]) => [k, await read()] as const));
+  return Object.fromEntries(entries);
+}
 
 /**
  * A closed loop: `lanes` callers, each sending its next request as soon as the previous one is
@@ -84,8 +105,9 @@ export async function closedLoop(
   recorder?: Recorder,
   cpu: CpuProbes = {},
 ): Promise<void> {
-  const cpuBefore = Object.fromEntries(Object.entries(cpu).map(([k, read]) => [k, read()]));
+  const cpuBefore = await readCpu(cpu);
   const machineBefore = machineCpu();
+  const firstLatency = recorder?.count ?? 0;
   const started = performance.now();
   const until = started + ms;
   let n = 0;
@@ -105,11 +127,15 @@ export async function closedLoop(
   };
   await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i)));
   if (!recorder) return;
-  recorder.elapsedMs += performance.now() - started;
-  for (const [k, read] of Object.entries(cpu)) {
+  const elapsed = performance.now() - started;
+  recorder.elapsedMs += elapsed;
+  recorder.round(firstLatency, elapsed);
+  const cpuAfter = await readCpu(cpu);
+  for (const k of Object.keys(cpu)) {
     const before = cpuBefore[k];
-    const after = read();
-    if (before !== undefined && after !== undefined) recorder.cpuMicros[k] = (recorder.cpuMicros[k] ?? 0) + after - before;
+    const after = cpuAfter[k];
+    if (before !== undefined && after !== undefined)
+      recorder.cpuMicros[k] = (recorder.cpuMicros[k] ?? 0) + after - before;
   }
   const machineAfter = machineCpu();
   if (machineBefore && machineAfter) {

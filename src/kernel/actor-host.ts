@@ -93,7 +93,8 @@ export class ActorHost {
       return ACK;
     }
     const inv = new Invocation(this.activationOf(envelope.to), envelope, this.rt);
-    // A first delivery of a kernel-made id cannot be known to another node; a redelivery can.
+    // A first delivery is unknown elsewhere unless a caller published its id twice (kinds that
+    // expect that declare dedupe: 'shared'); a redelivery may have run, or be running, elsewhere.
     const shared = this.sharedDedupe || delivery.redelivered || delivery.deliveryCount > 1;
     inv.claim = this.rt.dedupe
       .claim(

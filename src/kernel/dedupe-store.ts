@@ -30,7 +30,12 @@ export interface DedupeStore {
    * resolves `undefined`: the caller handles it. Otherwise resolves the existing record. Must be
    * atomic across the nodes sharing the store (for the claims made with `options.shared`).
    */
-  claim(id: string, owner: string, leaseMs: number, options?: ClaimOptions): Promise<DedupeRecord | undefined>;
+  claim(
+    id: string,
+    owner: string,
+    leaseMs: number,
+    options?: ClaimOptions,
+  ): Promise<DedupeRecord | undefined>;
   /** Marks `id` handled; `reply` is re-sent to duplicates. Kept for the store's TTL. */
   complete(id: string, reply: ReplyBody | undefined): Promise<void>;
   /** Forgets a claim whose message was not handled (requeued, dead-lettered, defect), so that a redelivery runs it. */

@@ -49,7 +49,12 @@ export class LayeredDedupeStore implements DedupeStore {
     this.onClose = options.onClose;
   }
 
-  claim(id: string, owner: string, leaseMs: number, options?: ClaimOptions): Promise<DedupeRecord | undefined> {
+  claim(
+    id: string,
+    owner: string,
+    leaseMs: number,
+    options?: ClaimOptions,
+  ): Promise<DedupeRecord | undefined> {
     if (options?.shared === false) return this.local.claim(id, owner, leaseMs, options);
     return this.claimShared(id, owner, leaseMs, options);
   }

@@ -1,5 +1,5 @@
 import type { ReplyBody } from '../../schemas/envelope';
-import type { DedupeRecord, DedupeStore } from './dedupe-store';
+import type { ClaimOptions, DedupeRecord, DedupeStore } from './dedupe-store';
 
 /** Options of the in-memory dedupe store. */
 export interface MemoryDedupeStoreOptions {
@@ -14,8 +14,11 @@ export interface MemoryDedupeStoreOptions {
   now?: () => number;
 }
 
+/** One id's record, flat (one object per id) and updated in place by `complete`. */
 interface Entry {
-  record: DedupeRecord;
+  state: 'pending' | 'done';
+  owner: string | undefined;
+  reply: ReplyBody | undefined;
   expiresAt: number;
 }
 
@@ -31,7 +34,10 @@ const DONE: DedupeRecord = Object.freeze({ state: 'done' });
  * when it holds `maxEntries / 2` ids, or is `ttlMs` old, it becomes the previous one and the old
  * previous one is dropped whole. No per-entry eviction scan (deleting from the head of one big Map
  * leaves tombstones that every later scan walks over), no timers, and already-resolved promises:
- * nothing on the hot path but Map operations.
+ * nothing on the hot path but Map operations. A new id costs one small object, which `complete`
+ * updates in place (every id lives for a generation, long enough to reach the old heap: fewer and
+ * smaller objects per message is what keeps the garbage collector's share down); the records
+ * handed out are built only for the ids found (duplicates).
  */
 export class MemoryDedupeStore implements DedupeStore {
   private current = new Map<string, Entry>();
@@ -48,16 +54,31 @@ export class MemoryDedupeStore implements DedupeStore {
     this.rotateAt = this.now() + this.ttlMs;
   }
 
-  claim(id: string, owner: string, leaseMs: number): Promise<DedupeRecord | undefined> {
+  /** `options` changes nothing here: this record is local whatever the delivery. */
+  claim(
+    id: string,
+    owner: string,
+    leaseMs: number,
+    _options?: ClaimOptions,
+  ): Promise<DedupeRecord | undefined> {
     const existing = this.lookup(id);
-    if (existing) return Promise.resolve(existing.record);
-    this.write(id, { record: { state: 'pending', owner }, expiresAt: this.now() + leaseMs });
+    if (existing) return Promise.resolve(recordOf(existing));
+    this.write(id, { state: 'pending', owner, reply: undefined, expiresAt: this.now() + leaseMs });
     return RESOLVED_NONE;
   }
 
   complete(id: string, reply: ReplyBody | undefined): Promise<void> {
-    const record: DedupeRecord = reply === undefined ? DONE : { state: 'done', reply };
-    this.write(id, { record, expiresAt: this.now() + this.ttlMs });
+    const expiresAt = this.now() + this.ttlMs;
+    const entry = this.current.get(id);
+    if (entry !== undefined) {
+      // The usual case: the claim of this id, made moments ago.
+      entry.state = 'done';
+      entry.owner = undefined;
+      entry.reply = reply;
+      entry.expiresAt = expiresAt;
+    } else {
+      this.write(id, { state: 'done', owner: undefined, reply, expiresAt });
+    }
     return RESOLVED;
   }
 
@@ -69,7 +90,7 @@ export class MemoryDedupeStore implements DedupeStore {
 
   get(id: string): Promise<DedupeRecord | undefined> {
     const entry = this.lookup(id);
-    return entry ? Promise.resolve(entry.record) : RESOLVED_NONE;
+    return entry ? Promise.resolve(recordOf(entry)) : RESOLVED_NONE;
   }
 
   /** Ids held, expired ones included until their generation is dropped. */
@@ -105,4 +126,9 @@ export class MemoryDedupeStore implements DedupeStore {
       this.rotateAt = this.now() + this.ttlMs;
     }
   }
+}
+
+function recordOf(entry: Entry): DedupeRecord {
+  if (entry.state === 'pending') return { state: 'pending', owner: entry.owner! };
+  return entry.reply === undefined ? DONE : { state: 'done', reply: entry.reply };
 }

@@ -1,0 +1,569 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import * as amqp from 'amqplib';
+import { Redis } from 'ioredis';
+import { killAllChildren, ownCpuMicros, startProcess, type BenchProcess } from './children';
+import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from './load';
+
+/**
+ * `npm run bench:mcp`: the tool router's hot path, `POST /mcp` with bearer auth, side by side in
+ * one run (docs in bench/README.md):
+ *
+ * - `mem_set`/`mem_get` alternating, 50 connections on 50 registered agents (each on its own keys),
+ *   cache on Redis: (a) the service in one process (`ROLE=all`, in-process transport); (b) an api
+ *   process and 1 worker process over RabbitMQ; (c) the same with 2 workers; (d) a bare Express
+ *   handler doing the same Redis calls after verifying the JWT. The service nodes share one
+ *   embedded MongoDB-wire server (a child process).
+ * - Scale-out: `proc_execute` of a ~5 ms CPU loop through (b) and (c), SANDBOX_THREADS=1 per worker.
+ * - `proc_execute` of `1+1` through (a).
+ *
+ * Writes bench/results/mcp.json and mcp.md. Environment: REDIS_URL (default redis://127.0.0.1:6379),
+ * AMQP_URL (default amqp://guest:guest@127.0.0.1:5672), both loopback only; BENCH_SECONDS (4 per
+ * round), BENCH_ROUNDS (2), BENCH_CPU_PROF (a directory: the in-process and api nodes run with
+ * --cpu-prof there). A watchdog stops everything after 230 s.
+ */
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const WARMUP_SECONDS = 2;
+const CONNECTIONS = 50;
+const AGENTS = 50;
+const PROC_CONNECTIONS = 8;
+const PROC_LOOP_MS = 5;
+const WATCHDOG_MS = 230_000;
+
+const TARGETS = {
+  inProcessToBare: 0.6,
+  amqpToBare: 0.4,
+  amqpP99Ms: 30,
+  scaleOut: 1.4,
+};
+
+const started = Date.now();
+const log = (line: string) =>
+  process.stdout.write(`[bench:mcp ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
+
+/** The URL if it points to this machine and answers, else undefined (a remote URL is refused). */
+async function localService(raw: string, defaultPort: number): Promise<string | undefined> {
+  const url = new URL(raw);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
+    throw new Error(`bench:mcp runs against this machine only; refusing ${url.hostname}`);
+  }
+  const port = Number(url.port) || defaultPort;
+  const up = await new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host: url.hostname.replace(/[[\]]/g, ''), port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1500, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+  return up ? raw : undefined;
+}
+
+interface ServiceCase {
+  label: string;
+  url: string;
+  tokens: string[];
+  /** The process the load goes to (the `all` or `api` node). */
+  front: BenchProcess;
+  workers: BenchProcess[];
+}
+
+/** CPU of the processes of a case over one measurement, per request (µs). */
+interface CpuPerRequest {
+  front?: number;
+  workers?: number;
+  loadGenerator?: number;
+}
+
+interface Measured extends CaseFigures {
+  cpuUsPerRequest: CpuPerRequest;
+}
+
+const memBodies = (i: number) => [
+  JSON.stringify({ tool: 'mem_set', input: { key: `bench:k${i}`, value: { n: i, s: 'hello world' } } }),
+  JSON.stringify({ tool: 'mem_get', input: { key: `bench:k${i}` } }),
+];
+
+const procBody = (code: string) => [
+  JSON.stringify({ tool: 'proc_execute', input: { language: 'javascript', code, timeout: 10_000 } }),
+];
+
+/** The CPU loop of the scale-out case: `n` iterations (calibrated to about PROC_LOOP_MS). */
+const loopCode = (n: number) => `let s = 0; for (let i = 0; i < ${n}; i++) { s = (s + i * 7) % 1000003; } s`;
+
+async function postMcp(url: string, token: string, body: string): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body,
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+function sumCpu(processes: readonly BenchProcess[]): number | undefined {
+  let total = 0;
+  for (const p of processes) {
+    const us = p.cpuMicros();
+    if (us === undefined) return undefined;
+    total += us;
+  }
+  return total;
+}
+
+/** Warm-up (first round only), then `ROUNDS` measured runs interleaved with the other cases. */
+class CaseRunner {
+  private readonly runs = new Map<string, LoadRun[]>();
+  private readonly cpu = new Map<string, { front: number; workers: number; gen: number }>();
+
+  async measure(
+    key: string,
+    spec: LoadSpec,
+    front: BenchProcess,
+    workers: readonly BenchProcess[],
+    warm: boolean,
+  ): Promise<void> {
+    if (warm) await runLoad({ ...spec, seconds: WARMUP_SECONDS });
+    const before = { front: front.cpuMicros(), workers: sumCpu(workers), gen: ownCpuMicros() };
+    const run = await runLoad(spec);
+    const after = { front: front.cpuMicros(), workers: sumCpu(workers), gen: ownCpuMicros() };
+    const acc = this.cpu.get(key) ?? { front: 0, workers: 0, gen: 0 };
+    acc.front += (after.front ?? NaN) - (before.front ?? NaN);
+    acc.workers += workers.length ? (after.workers ?? NaN) - (before.workers ?? NaN) : 0;
+    acc.gen += after.gen - before.gen;
+    this.cpu.set(key, acc);
+    this.runs.set(key, [...(this.runs.get(key) ?? []), run]);
+    const f = merge([run]);
+    log(`  ${key}: ${f.requestsPerSec} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms${f.non2xx || f.errors ? `, non2xx ${f.non2xx}, errors ${f.errors}` : ''}`);
+  }
+
+  figures(key: string, withWorkers: boolean): Measured {
+    const figures = merge(this.runs.get(key) ?? []);
+    const cpu = this.cpu.get(key);
+    const per = (us: number | undefined) =>
+      us === undefined || !Number.isFinite(us) || figures.requests === 0 ? undefined : Math.round(us / figures.requests);
+    return {
+      ...figures,
+      cpuUsPerRequest: {
+        front: per(cpu?.front),
+        ...(withWorkers ? { workers: per(cpu?.workers) } : {}),
+        loadGenerator: per(cpu?.gen),
+      },
+    };
+  }
+}
+
+/** Deletes the Redis keys of this run: the bare server's prefix, and every key naming one of its agents. */
+async function cleanRedis(url: string, barePrefix: string, agentIds: readonly string[]): Promise<number> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  let deleted = 0;
+  try {
+    const ids = new Set(agentIds);
+    // Agent ids appear whole between separators (`tools:mem:<id>:key`, `rl:tool-call:<id>`).
+    const ours = (key: string) =>
+      key.startsWith(barePrefix) || key.split(/[:|]/).some((part) => ids.has(part));
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'COUNT', 2000);
+      cursor = next;
+      const doomed = keys.filter(ours);
+      if (doomed.length > 0) deleted += await redis.del(...doomed);
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit().catch(() => undefined);
+  }
+  return deleted;
+}
+
+/** Deletes the queues and exchanges the AMQP nodes of this run declared (node queues go at stop). */
+async function cleanAmqp(url: string, names: { queues: Set<string>; exchanges: Set<string> }): Promise<void> {
+  if (names.queues.size === 0 && names.exchanges.size === 0) return;
+  const connection = await amqp.connect(url, { clientProperties: { connection_name: 'bench-mcp-cleanup' } });
+  connection.on('error', () => undefined);
+  try {
+    const one = async (op: (channel: amqp.Channel) => Promise<unknown>) => {
+      const channel = await connection.createChannel();
+      channel.on('error', () => undefined);
+      await op(channel).catch(() => undefined);
+      await channel.close().catch(() => undefined);
+    };
+    await Promise.all([...names.queues].map((q) => one((c) => c.deleteQueue(q))));
+    await Promise.all([...names.exchanges].map((e) => one((c) => c.deleteExchange(e))));
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+
+async function main(): Promise<void> {
+  const watchdog = setTimeout(() => {
+    process.stderr.write('bench:mcp: watchdog fired, killing every child\n');
+    killAllChildren();
+    process.exit(2);
+  }, WATCHDOG_MS);
+  watchdog.unref();
+
+  const loadBefore = os.loadavg();
+  const redisUrl = await localService(process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379);
+  const amqpUrl = await localService(process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', 5672);
+  if (!redisUrl) throw new Error('bench:mcp needs Redis (REDIS_URL, default redis://127.0.0.1:6379)');
+  log(
+    `load average ${loadBefore.map((x) => x.toFixed(2)).join(' / ')}; ${os.availableParallelism()} cores; RabbitMQ ${amqpUrl ? 'up' : 'unreachable (AMQP cases skipped)'}`,
+  );
+
+  const runId = randomBytes(4).toString('hex');
+  const jwtSecret = randomBytes(32).toString('hex');
+  const barePrefix = `bench:mcp:${runId}:bare:`;
+  const cpuProfDir = process.env.BENCH_CPU_PROF;
+  const profArgs = (name: string) =>
+    cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`, `--cpu-prof-name=${name}-${runId}.cpuprofile`] : [];
+
+  const processes: BenchProcess[] = [];
+  const agentIds: string[] = [];
+  const declared = { queues: new Set<string>(), exchanges: new Set<string>() };
+  const start = (name: string, script: string, env: Record<string, string>, execArgv: string[] = []) => {
+    const p = startProcess(name, script, env, execArgv);
+    processes.push(p);
+    void p
+      .next<{ event: string; queues?: string[]; exchanges?: string[] }>('declared', WATCHDOG_MS)
+      .then((m) => {
+        for (const q of m.queues ?? []) declared.queues.add(q);
+        for (const e of m.exchanges ?? []) declared.exchanges.add(e);
+      })
+      .catch(() => undefined);
+    return p;
+  };
+
+  const results: Record<string, unknown> = {};
+  try {
+    const mongo = start('documents', 'mongo.child', {});
+    const mongoUrl = (await mongo.next<{ event: string; url: string }>('ready')).url;
+    const base = {
+      REDIS_URL: redisUrl,
+      JWT_SECRET: jwtSecret,
+      LOG_LEVEL: 'warn',
+      REQUEST_TIMEOUT_MS: '15000',
+    };
+    const db = (name: string) => `${mongoUrl.replace(/\/$/, '')}/bench_mcp_${runId}_${name}`;
+
+    // (d) bare Express and (a) the service in one process.
+    const bare = start('bare', 'bare.child', { ...base, BENCH_REDIS_PREFIX: barePrefix });
+    const inProcessNode = start(
+      'in-process',
+      'service.child',
+      {
+        ...base,
+        ROLE: 'all',
+        AMQP_URL: '',
+        MONGODB_URL: db('a'),
+        SANDBOX_THREADS: '2',
+        BENCH_AGENTS: String(AGENTS),
+        NODE_ID: `bench-mcp-${runId}-a`,
+      },
+      profArgs('in-process'),
+    );
+
+    // (b), (c): workers first (they host the actors that registration needs), then the api node.
+    const cluster = async (label: string, workers: number): Promise<ServiceCase> => {
+      const prefix = `bench-mcp-${runId}-${label}`;
+      const common = { ...base, AMQP_URL: amqpUrl!, AMQP_PREFIX: prefix, MONGODB_URL: db(label), SANDBOX_THREADS: '1' };
+      const nodes = Array.from({ length: workers }, (_, i) =>
+        start(`${label} worker ${i + 1}`, 'service.child', { ...common, ROLE: 'worker', NODE_ID: `${prefix}-w${i + 1}` }),
+      );
+      await Promise.all(nodes.map((n) => n.next('ready')));
+      const api = start(
+        `${label} api`,
+        'service.child',
+        { ...common, ROLE: 'api', BENCH_AGENTS: String(AGENTS), NODE_ID: `${prefix}-api` },
+        profArgs(`${label}-api`),
+      );
+      const ready = await api.next<{ event: string; url: string; tokens: string[]; agentIds: string[] }>('ready', 90_000);
+      agentIds.push(...ready.agentIds);
+      return { label, url: ready.url, tokens: ready.tokens, front: api, workers: nodes };
+    };
+
+    const [bareReady, inProcessReady, amqp1, amqp2] = await Promise.all([
+      bare.next<{ event: string; url: string }>('ready'),
+      inProcessNode.next<{ event: string; url: string; tokens: string[]; agentIds: string[] }>('ready', 90_000),
+      amqpUrl ? cluster('amqp1', 1) : undefined,
+      amqpUrl ? cluster('amqp2', 2) : undefined,
+    ]);
+    agentIds.push(...inProcessReady.agentIds);
+    const inProcess: ServiceCase = {
+      label: 'in-process',
+      url: inProcessReady.url,
+      tokens: inProcessReady.tokens,
+      front: inProcessNode,
+      workers: [],
+    };
+    log(`all nodes ready (${processes.length} processes)`);
+
+    // Sanity: one call through each, so that a broken setup fails loudly rather than measuring errors.
+    for (const c of [inProcess, amqp1, amqp2]) {
+      if (!c) continue;
+      const set = await postMcp(c.url, c.tokens[0], memBodies(0)[0]);
+      const get = await postMcp(c.url, c.tokens[0], memBodies(0)[1]);
+      if (set.status !== 200 || get.status !== 200) {
+        throw new Error(`${c.label}: mem_set/mem_get answered ${set.status}/${get.status} ${JSON.stringify(get.json)}`);
+      }
+    }
+
+    // --- mem_set / mem_get ---
+    const tokens = inProcess.tokens;
+    const memCases: Array<{ key: string; url: string; tokens: string[]; front: BenchProcess; workers: BenchProcess[] }> = [
+      { key: 'bare', url: bareReady.url, tokens, front: bare, workers: [] },
+      { key: 'inProcess', ...inProcess },
+      ...(amqp1 ? [{ key: 'amqp1', ...amqp1 }] : []),
+      ...(amqp2 ? [{ key: 'amqp2', ...amqp2 }] : []),
+    ];
+    const runner = new CaseRunner();
+    for (let round = 0; round < ROUNDS; round++) {
+      log(`mem_set/mem_get round ${round + 1}/${ROUNDS} (${SECONDS} s per case, ${CONNECTIONS} connections)`);
+      for (const c of memCases) {
+        await runner.measure(
+          c.key,
+          {
+            url: c.url,
+            connections: CONNECTIONS,
+            seconds: SECONDS,
+            token: (i) => c.tokens[i % c.tokens.length],
+            bodies: memBodies,
+          },
+          c.front,
+          c.workers,
+          round === 0,
+        );
+      }
+    }
+    const mem: Record<string, Measured> = {};
+    for (const c of memCases) mem[c.key] = runner.figures(c.key, c.workers.length > 0);
+    results.mem = mem;
+
+    // --- proc_execute: calibrate a ~5 ms loop, then scale-out over 1 and 2 workers ---
+    let n = 200_000;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const durations: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const r = await postMcp(inProcess.url, inProcess.tokens[1], procBody(loopCode(n))[0]);
+        durations.push((r.json as { result: { durationMs: number } }).result.durationMs);
+      }
+      const ms = Math.max(0.1, Math.min(...durations));
+      if (Math.abs(ms - PROC_LOOP_MS) < 1) break;
+      n = Math.max(1000, Math.round((n * PROC_LOOP_MS) / ms));
+    }
+    log(`proc_execute loop calibrated: ${n} iterations ≈ ${PROC_LOOP_MS} ms`);
+    const procRunner = new CaseRunner();
+    const procCases = [
+      ...(amqp1 ? [{ key: 'amqp1', ...amqp1 }] : []),
+      ...(amqp2 ? [{ key: 'amqp2', ...amqp2 }] : []),
+    ];
+    for (let round = 0; round < ROUNDS; round++) {
+      log(`proc_execute ~${PROC_LOOP_MS} ms loop, round ${round + 1}/${ROUNDS} (${PROC_CONNECTIONS} connections)`);
+      for (const c of procCases) {
+        await procRunner.measure(
+          c.key,
+          {
+            url: c.url,
+            connections: PROC_CONNECTIONS,
+            seconds: SECONDS,
+            token: (i) => c.tokens[i % c.tokens.length],
+            bodies: () => procBody(loopCode(n)),
+          },
+          c.front,
+          c.workers,
+          round === 0,
+        );
+      }
+    }
+    const scale: Record<string, Measured> = {};
+    for (const c of procCases) scale[c.key] = procRunner.figures(c.key, true);
+    results.procScaleOut = { loopIterations: n, connections: PROC_CONNECTIONS, sandboxThreadsPerWorker: 1, ...scale };
+
+    const trivialRunner = new CaseRunner();
+    for (let round = 0; round < ROUNDS; round++) {
+      log(`proc_execute 1+1 in process, round ${round + 1}/${ROUNDS} (${CONNECTIONS} connections)`);
+      await trivialRunner.measure(
+        'inProcess',
+        {
+          url: inProcess.url,
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+          token: (i) => tokens[i % tokens.length],
+          bodies: () => procBody('1+1'),
+        },
+        inProcess.front,
+        [],
+        round === 0,
+      );
+    }
+    results.procTrivial = { connections: CONNECTIONS, sandboxThreads: 2, inProcess: trivialRunner.figures('inProcess', false) };
+  } finally {
+    log('stopping children');
+    await Promise.all(processes.filter((p) => p.name !== 'documents').map((p) => p.stop(15_000)));
+    await Promise.all(processes.map((p) => p.stop(5_000)));
+    killAllChildren();
+    let redisDeleted = 0;
+    if (redisUrl) redisDeleted = await cleanRedis(redisUrl, barePrefix, agentIds).catch(() => -1);
+    if (amqpUrl) await cleanAmqp(amqpUrl, declared).catch(() => undefined);
+    log(`cleaned: ${redisDeleted} Redis keys, ${declared.queues.size} queues, ${declared.exchanges.size} exchanges`);
+  }
+
+  const loadAfter = os.loadavg();
+  const mem = results.mem as Record<string, Measured>;
+  const scale = results.procScaleOut as Record<string, Measured | number>;
+  const trivial = (results.procTrivial as { inProcess: Measured }).inProcess;
+  const bare = mem.bare.requestsPerSec;
+  const checks = [
+    {
+      name: 'in-process ≥ 60 % of bare',
+      value: ratio(mem.inProcess.requestsPerSec, bare),
+      target: TARGETS.inProcessToBare,
+      pass: mem.inProcess.requestsPerSec / bare >= TARGETS.inProcessToBare,
+    },
+    ...(mem.amqp1
+      ? [
+          {
+            name: 'AMQP, 1 worker ≥ 40 % of bare',
+            value: ratio(mem.amqp1.requestsPerSec, bare),
+            target: TARGETS.amqpToBare,
+            pass: mem.amqp1.requestsPerSec / bare >= TARGETS.amqpToBare,
+          },
+          {
+            name: 'AMQP, 1 worker p99 ≤ 30 ms',
+            value: mem.amqp1.p99Ms,
+            target: TARGETS.amqpP99Ms,
+            pass: mem.amqp1.p99Ms <= TARGETS.amqpP99Ms,
+          },
+        ]
+      : []),
+    ...(mem.amqp2
+      ? [
+          {
+            name: 'AMQP, 2 workers ≥ 40 % of bare',
+            value: ratio(mem.amqp2.requestsPerSec, bare),
+            target: TARGETS.amqpToBare,
+            pass: mem.amqp2.requestsPerSec / bare >= TARGETS.amqpToBare,
+          },
+          {
+            name: 'AMQP, 2 workers p99 ≤ 30 ms',
+            value: mem.amqp2.p99Ms,
+            target: TARGETS.amqpP99Ms,
+            pass: mem.amqp2.p99Ms <= TARGETS.amqpP99Ms,
+          },
+        ]
+      : []),
+    ...(scale.amqp1 && scale.amqp2
+      ? [
+          {
+            name: 'proc_execute scale-out: 2 workers ≥ 1.4× 1 worker',
+            value: ratio((scale.amqp2 as Measured).requestsPerSec, (scale.amqp1 as Measured).requestsPerSec),
+            target: TARGETS.scaleOut,
+            pass:
+              (scale.amqp2 as Measured).requestsPerSec / (scale.amqp1 as Measured).requestsPerSec >= TARGETS.scaleOut,
+          },
+        ]
+      : []),
+  ];
+  const report = {
+    date: new Date().toISOString(),
+    nproc: os.availableParallelism(),
+    node: process.version,
+    loadAverage: { before: loadBefore, after: loadAfter },
+    settings: {
+      secondsPerRound: SECONDS,
+      rounds: ROUNDS,
+      warmupSeconds: WARMUP_SECONDS,
+      connections: CONNECTIONS,
+      agents: AGENTS,
+      cache: 'redis (127.0.0.1)',
+      documents: 'embedded MongoDB-wire server, one child process shared by every node',
+      bare: 'Express + express.json(), jsonwebtoken HS256 verify (KeyObject), Redis SET EX / GET; no revocation check, no input schema, no other middleware',
+    },
+    ...results,
+    checks,
+    durationSeconds: Math.round((Date.now() - started) / 1000),
+  };
+  const dir = path.resolve(__dirname, __filename.endsWith('.js') ? '../../../bench/results' : '../results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'mcp.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(dir, 'mcp.md'), markdown(report, mem, scale, trivial, checks));
+  log(`wrote ${path.join('bench', 'results', 'mcp.json')} and mcp.md`);
+  for (const c of checks) log(`${c.pass ? 'PASS' : 'FAIL'} ${c.name}: ${c.value}`);
+  clearTimeout(watchdog);
+}
+
+function markdown(
+  report: { date: string; nproc: number; node: string; loadAverage: { before: number[]; after: number[] }; durationSeconds: number },
+  mem: Record<string, Measured>,
+  scale: Record<string, Measured | number>,
+  trivial: Measured,
+  checks: Array<{ name: string; value: number; target: number; pass: boolean }>,
+): string {
+  const la = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
+  const bare = mem.bare.requestsPerSec;
+  const cpu = (m: Measured) =>
+    [
+      m.cpuUsPerRequest.front !== undefined ? `front ${m.cpuUsPerRequest.front}` : undefined,
+      m.cpuUsPerRequest.workers !== undefined ? `workers ${m.cpuUsPerRequest.workers}` : undefined,
+      m.cpuUsPerRequest.loadGenerator !== undefined ? `autocannon ${m.cpuUsPerRequest.loadGenerator}` : undefined,
+    ]
+      .filter(Boolean)
+      .join(', ');
+  const row = (label: string, m: Measured | undefined, vsBare = true) =>
+    m
+      ? `| ${label} | ${m.requestsPerSec} | ${m.p50Ms} | ${m.p99Ms} | ${vsBare ? pct(m.requestsPerSec / bare) : '—'} | ${cpu(m)} | ${m.non2xx + m.errors} |`
+      : `| ${label} | skipped | | | | | |`;
+  const high = Math.max(...report.loadAverage.before, ...report.loadAverage.after) > 2;
+  const s1 = scale.amqp1 as Measured | undefined;
+  const s2 = scale.amqp2 as Measured | undefined;
+  return `# bench:mcp — the tool router's hot path
+
+Run \`npm run bench:mcp\` (bench/tools/run.ts). ${report.date}, ${report.nproc} cores, Node ${report.node},
+load average (1/5/15 min) ${la(report.loadAverage.before)} before, ${la(report.loadAverage.after)} after${high ? ' — **high (> 2): other work shared the machine, figures are pessimistic and noisy**' : ''}. The run took ${report.durationSeconds} s.
+
+\`POST /mcp\` with a bearer token (50 registered agents), 50 connections, each alternating
+\`mem_set\`/\`mem_get\` on its own agent's key; cache on Redis, the service nodes sharing one embedded
+MongoDB-wire server. Each case: 2 s warm-up, then ${ROUNDS} rounds × ${SECONDS} s interleaved with
+the other cases. CPU per request in µs (user + system of each process over the measurement).
+
+| case | req/s | p50 ms | p99 ms | vs bare | CPU µs/request | errors |
+|---|---:|---:|---:|---:|---|---:|
+${row('(d) bare Express + JWT verify + Redis', mem.bare, false)}
+${row('(a) in-process (ROLE=all)', mem.inProcess)}
+${row('(b) AMQP, api + 1 worker', mem.amqp1)}
+${row('(c) AMQP, api + 2 workers', mem.amqp2)}
+
+The bare handler verifies the JWT signature (jsonwebtoken, HS256, KeyObject) and does one Redis
+SET EX or GET; it checks no revocation (the service does one Redis MGET per request for it) and
+runs no other middleware, no input schema, no actor, no route record.
+
+## proc_execute
+
+| case | req/s | p50 ms | p99 ms | CPU µs/request |
+|---|---:|---:|---:|---|
+| ~${PROC_LOOP_MS} ms CPU loop, AMQP api + 1 worker (SANDBOX_THREADS=1), ${PROC_CONNECTIONS} connections | ${s1?.requestsPerSec ?? 'skipped'} | ${s1?.p50Ms ?? ''} | ${s1?.p99Ms ?? ''} | ${s1 ? cpu(s1) : ''} |
+| ~${PROC_LOOP_MS} ms CPU loop, AMQP api + 2 workers (SANDBOX_THREADS=1 each) | ${s2?.requestsPerSec ?? 'skipped'} | ${s2?.p50Ms ?? ''} | ${s2?.p99Ms ?? ''} | ${s2 ? cpu(s2) : ''} |
+| \`1+1\`, in-process (SANDBOX_THREADS=2), ${CONNECTIONS} connections | ${trivial.requestsPerSec} | ${trivial.p50Ms} | ${trivial.p99Ms} | ${cpu(trivial)} |
+
+## Targets
+
+| check | value | target | result |
+|---|---:|---:|---|
+${checks.map((c) => `| ${c.name} | ${c.value} | ${c.target} | ${c.pass ? 'pass' : '**fail**'} |`).join('\n')}
+`;
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench:mcp failed: ${String((err as Error)?.stack ?? err)}\n`);
+  killAllChildren();
+  process.exit(1);
+});
