@@ -20,6 +20,11 @@ export interface HealthActorOptions {
   };
   /** Time one probe may take before it counts as down, in ms. Default 2000. */
   probeTimeoutMs?: number;
+  /**
+   * How long one check's answer is reused, in ms. Default 1000. Load balancers and dashboards poll
+   * /health often; without reuse every poll paid for three probes and their timers.
+   */
+  reuseMs?: number;
 }
 
 /** Address of the health actor (kind `ops`, id `health`). */
@@ -70,11 +75,30 @@ export async function checkHealth(options: HealthActorOptions, signal: AbortSign
  * do not queue behind one slow probe.
  */
 export function healthActor(options: HealthActorOptions) {
+  const reuseMs = options.reuseMs ?? 1000;
+  let last: { at: number; reply: OpsHealthReply } | undefined;
+  let running: Promise<OpsHealthReply> | undefined;
+  // Concurrent requests share the check in flight; a finished check is reused for `reuseMs`.
+  const check = (signal: AbortSignal): Promise<OpsHealthReply> => {
+    if (last && Date.now() - last.at < reuseMs) return Promise.resolve(last.reply);
+    running ??= checkHealth(options, signal).then(
+      (reply) => {
+        last = { at: Date.now(), reply };
+        running = undefined;
+        return reply;
+      },
+      (err: unknown) => {
+        running = undefined;
+        throw err;
+      },
+    );
+    return running;
+  };
   return defineActor({
     kind: 'ops',
     messages: { 'ops.health': OpsHealthRequestSchema },
     handlers: {
-      'ops.health': (ctx) => ctx.defer((signal) => checkHealth(options, signal)),
+      'ops.health': (ctx) => ctx.defer((signal) => check(signal)),
     },
   });
 }

@@ -3,6 +3,7 @@ import helmet from 'helmet';
 import type { AppDeps, ResolvedAppDeps } from './app.types';
 import { createHttpAuth } from './auth';
 import { withScopeGate } from './scopes';
+import { SESSION_COOKIE } from './auth/session.middleware';
 import { errorMiddleware } from './error.middleware';
 import { requestContext } from './request-context.middleware';
 import { recordAllowedMethods, routeFallback } from './route-fallback.middleware';
@@ -10,6 +11,14 @@ import { coreRoutes } from './routes';
 
 /** Without services (front-door unit tests), SB routes are open. */
 const allowEveryone: express.RequestHandler = (_req, _res, next) => next();
+
+/** Routes that open a browser session for a caller who has none yet. */
+const SESSION_STARTING_PATHS = new Set(['/api/signup', '/api/signin', '/api/session/from-key/callback']);
+
+function hasSessionCookie(req: express.Request): boolean {
+  const cookie = req.headers.cookie;
+  return cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`);
+}
 
 /** JSON media types the body parser reads (`application/merge-patch+json` and friends included). */
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -48,16 +57,13 @@ export function buildApp(deps: AppDeps): express.Express {
 
   // Route modules live on their own router so the 404/405 machinery can list exactly their routes.
   // The body parser is its first layer: its errors then pass through the routes' error handlers.
-  // Before the routes (and their body parser): `req.session` is loaded only when the cookie is sent.
-  // The tool router is the hottest path and never starts a browser session: a bearer call without a
-  // cookie skips the session machinery there (it cost about a fifth of a /mcp request's CPU).
+  // Before the routes (and their body parser). express-session creates a session object for every
+  // request it sees, cookie or not, which cost a third of a bare request's CPU; it runs only where
+  // a session exists (the cookie was sent) or can start (sign-up, sign-in, the one-time login link).
   if (sessionMiddleware) {
     app.use((req, res, next) => {
-      if (req.path === '/mcp' && !req.headers.cookie && /^bearer /i.test(req.headers.authorization ?? '')) {
-        next();
-        return;
-      }
-      sessionMiddleware(req, res, next);
+      if (SESSION_STARTING_PATHS.has(req.path) || hasSessionCookie(req)) sessionMiddleware(req, res, next);
+      else next();
     });
   }
 

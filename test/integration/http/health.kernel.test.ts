@@ -24,7 +24,7 @@ describe('GET /health through the in-process kernel', () => {
       cache: () => ({ state: 'up', embedded: true }),
     };
     // The actor reads `probes` on every check: tests swap a probe by assigning it.
-    await system.register(healthActor({ probes, probeTimeoutMs: 200 }));
+    await system.register(healthActor({ probes, probeTimeoutMs: 200, reuseMs: 0 }));
     await system.start();
   });
 
@@ -72,5 +72,32 @@ describe('GET /health through the in-process kernel', () => {
     const res = await request(app()).get('/health');
     expect(res.status).toBe(503);
     expect(res.body.status).toBe('unavailable');
+  });
+
+  it('shares one check between concurrent requests and reuses it briefly, then checks again', async () => {
+    await system.stop(1000);
+    system = createActorSystem({
+      transport: new InProcessTransport('node-b', new InProcessBus()),
+      logger: silentLogger,
+    });
+    let calls = 0;
+    const counted: HealthActorOptions['probes'] = {
+      transport: () => system.status().transport,
+      documents: async () => {
+        calls += 1;
+        await new Promise((r) => setTimeout(r, 20));
+        return { state: 'up' };
+      },
+      cache: () => ({ state: 'up' }),
+    };
+    await system.register(healthActor({ probes: counted, reuseMs: 300 }));
+    await system.start();
+    const results = await Promise.all(Array.from({ length: 5 }, () => request(app()).get('/health')));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect((await request(app()).get('/health')).status).toBe(200);
+    expect(calls).toBe(1);
+    await new Promise((r) => setTimeout(r, 350));
+    await request(app()).get('/health');
+    expect(calls).toBe(2);
   });
 });
