@@ -32,16 +32,24 @@ export function requestIdFrom(header: string | string[] | undefined): string {
  * authorization or cookies.
  */
 export function requestContext(logger: Logger): RequestHandler {
+  const infoEnabled = logger.isLevelEnabled('info');
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.locals.requestId = requestId;
-    res.locals.log = logger.child({ reqId: requestId });
+    // Built on first use: most requests never log anything but the completion line below.
+    let child: Logger | undefined;
+    Object.defineProperty(res.locals, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => (child ??= logger.child({ reqId: requestId })),
+    });
     res.setHeader(REQUEST_ID_HEADER, requestId);
     // A JSON API answers per caller: keep intermediaries from storing answers unless a route opts in.
     res.setHeader('Cache-Control', 'no-store');
 
     res.once('close', () => {
+      if (!infoEnabled && res.statusCode < 500) return;
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const line = {
         method: req.method,
