@@ -12,12 +12,15 @@ import { coreRoutes } from './routes';
 /** Without services (front-door unit tests), SB routes are open. */
 const allowEveryone: express.RequestHandler = (_req, _res, next) => next();
 
-/** Routes that open a browser session for a caller who has none yet. */
-const SESSION_STARTING_PATHS = new Set(['/api/signup', '/api/signin', '/api/session/from-key/callback']);
+/** The one GET that opens a browser session for a caller who has none yet. */
+const LOGIN_LINK_PATH = '/api/session/from-key/callback';
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function hasSessionCookie(req: express.Request): boolean {
+function mayUseSession(req: express.Request): boolean {
   const cookie = req.headers.cookie;
-  return cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`);
+  if (cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`)) return true;
+  if (READ_METHODS.has(req.method)) return req.path === LOGIN_LINK_PATH;
+  return !/^bearer /i.test(req.headers.authorization ?? '');
 }
 
 /** JSON media types the body parser reads (`application/merge-patch+json` and friends included). */
@@ -58,11 +61,12 @@ export function buildApp(deps: AppDeps): express.Express {
   // Route modules live on their own router so the 404/405 machinery can list exactly their routes.
   // The body parser is its first layer: its errors then pass through the routes' error handlers.
   // Before the routes (and their body parser). express-session creates a session object for every
-  // request it sees, cookie or not, which cost a third of a bare request's CPU; it runs only where
-  // a session exists (the cookie was sent) or can start (sign-up, sign-in, the one-time login link).
+  // request it sees, cookie or not, which cost a third of a bare request's CPU. It runs where a
+  // session exists (the cookie was sent) or may start: a mutation by a caller without a bearer
+  // token (sign-up, sign-in) and the one-time login link, which is a browser GET.
   if (sessionMiddleware) {
     app.use((req, res, next) => {
-      if (SESSION_STARTING_PATHS.has(req.path) || hasSessionCookie(req)) sessionMiddleware(req, res, next);
+      if (mayUseSession(req)) sessionMiddleware(req, res, next);
       else next();
     });
   }
