@@ -59,6 +59,13 @@ export interface ConnectorTools {
   /** The tools of the account's enabled connectors: `{name: 'mcp.<slug>.<tool>', description, inputSchema, readOnly}`. */
   listConnectorTools(accountId: string, auth?: Principal): Promise<ConnectorToolEntry[]>;
   /**
+   * Longest a connector tool called through the router may take, in ms: the call timeout plus the
+   * margin for queueing and a session start (the router's deadline for `mcp.*` calls).
+   */
+  readonly maxDurationMs: number;
+  /** The router's listing hook: the tools of the agent's account's enabled connectors ([] without an account). */
+  list(agent: { accountId?: string }, principal?: Principal): Promise<ConnectorToolEntry[]>;
+  /**
    * The router's resolver hook: `mcp.<slug>.<tool>` for an agent of an account, or undefined when the
    * account has no such connector or tool.
    */
@@ -101,6 +108,8 @@ export function createConnectorTools(
 ): ConnectorTools {
   const callTimeout = (requested?: number) =>
     Math.min(requested ?? limits.callTimeoutMs, limits.maxCallTimeoutMs);
+  // Calls through the router carry no timeout of their own: they get the default one.
+  const maxDurationMs = callTimeout() + REQUEST_MARGIN_MS;
 
   function callConnectorTool(
     accountId: string,
@@ -184,7 +193,7 @@ export function createConnectorTools(
     return {
       source: 'external_mcp',
       mutating: !described.readOnly,
-      maxDurationMs: callTimeout() + REQUEST_MARGIN_MS,
+      maxDurationMs,
       run: (input, ctx) =>
         callConnectorTool(accountId, parsed.slug, parsed.tool, input, {
           signal: ctx.signal,
@@ -194,5 +203,8 @@ export function createConnectorTools(
     };
   }
 
-  return { callConnectorTool, listConnectorTools, resolve };
+  const list = (agent: { accountId?: string }, principal?: Principal) =>
+    agent.accountId ? listConnectorTools(agent.accountId, principal) : Promise.resolve([]);
+
+  return { callConnectorTool, listConnectorTools, resolve, list, maxDurationMs };
 }

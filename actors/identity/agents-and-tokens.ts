@@ -1,3 +1,4 @@
+import { AGENT_CHANGED_BROADCAST } from '../../schemas/messages/tools';
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import { workspacesCollection } from './accounts.repo';
@@ -41,7 +42,12 @@ export function agentsAndTokensActors(
   const agents = services.documents.repository(agentsCollection);
   const namedTokens = services.documents.repository(namedTokensCollection);
   return [
-    agentDirectoryActor({ agents, tokens: services.tokens, defaultWorkspaceOf: wiring.defaultWorkspaceOf }),
+    agentDirectoryActor({
+      agents,
+      tokens: services.tokens,
+      defaultWorkspaceOf: wiring.defaultWorkspaceOf,
+      announceChanged: (agentId) => services.system.broadcast(AGENT_CHANGED_BROADCAST, { agentId }),
+    }),
     agentActor({ agents }),
     namedTokensActor({
       repo: namedTokens,

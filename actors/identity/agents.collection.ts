@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AgentDocumentSchema, type AgentDocument } from '../../schemas/documents/agent';
-import type { DeployedAgentView } from '../../schemas/http/agents';
+import type { AgentDetailView, DeployedAgentView } from '../../schemas/http/agents';
 import type { AgentRecord } from '../../schemas/messages/agents';
 import { defineCollection } from '../../src/store/mongo';
 
@@ -40,6 +40,11 @@ export function newAgentRef(): string {
 /** The public view of a deployed agent. */
 export function deployedAgentView(doc: AgentDocument): DeployedAgentView {
   return { agentRef: doc.agentRef, name: doc.name, isSubagent: doc.isSubagent, status: doc.status };
+}
+
+/** A deployed agent with its effective lists (`PATCH /api/agents`). */
+export function agentDetailView(doc: AgentDocument): AgentDetailView {
+  return { ...deployedAgentView(doc), allowedTools: doc.allowedTools, allowedDomains: doc.allowedDomains };
 }
 
 /** The registration record (`GET /agent/me`), with calls counted but not yet written. */

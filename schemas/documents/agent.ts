@@ -3,8 +3,11 @@ import { z } from 'zod';
 /** Where an agent came from: `POST /register` (self-registered) or `POST /api/agents` (deployed). */
 export const AgentOriginSchema = z.enum(['registered', 'deployed']);
 
-/** Agent states. Only `active` is reachable so far; `suspended` is reserved for operators. */
-export const AgentStatusSchema = z.enum(['active', 'suspended']);
+/**
+ * Agent states. `active`; `disabled` (set by the operator with `PATCH /api/agents`: every tool call
+ * is refused); `suspended` is reserved.
+ */
+export const AgentStatusSchema = z.enum(['active', 'disabled', 'suspended']);
 export type AgentStatus = z.infer<typeof AgentStatusSchema>;
 
 /** `ownerKey` of self-registered agents (they have no operator account). */

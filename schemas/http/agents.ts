@@ -102,13 +102,43 @@ export const AgentMeResponseSchema = z.object({
 });
 export type AgentMeResponse = z.infer<typeof AgentMeResponseSchema>;
 
-/** `POST /api/agents`. `parentAgentRef` (an agent of the caller) makes the new agent its subagent. */
+/** A public agent reference as a request field. */
+const AgentRefSchema = z.string().trim().min(1).max(100);
+
+/**
+ * `POST /api/agents`. `parentAgentRef` (an agent of the caller) makes the new agent its subagent.
+ * `allowedTools` and `allowedDomains` are validated as for `/register`; absent (or an empty
+ * `allowedTools`) = the default: the parent's lists for a subagent, else every built-in primitive
+ * and every domain. A subagent's lists may not exceed its parent's (checked by the directory).
+ */
 export const CreateAgentBodySchema = z.object({
   name: AgentNameSchema,
   description: AgentDescriptionSchema.optional(),
-  parentAgentRef: z.string().trim().min(1).max(100).optional(),
+  parentAgentRef: AgentRefSchema.optional(),
+  allowedTools: AllowedToolsSchema.optional(),
+  allowedDomains: AllowedDomainsSchema.optional(),
 });
 export type CreateAgentBody = z.output<typeof CreateAgentBodySchema>;
+
+/** Statuses an operator may set with `PATCH /api/agents`. */
+export const SETTABLE_AGENT_STATUSES = ['active', 'disabled'] as const;
+
+/**
+ * `PATCH /api/agents`: changes one of the operator's agents. `allowedTools: []` = the agent's
+ * default list (a subagent: its parent's; the account's default agent: every built-in primitive and
+ * `mcp.*`; others: every built-in primitive); `allowedDomains: []` = every domain.
+ */
+export const UpdateAgentBodySchema = z
+  .object({
+    agentRef: AgentRefSchema,
+    allowedTools: AllowedToolsSchema.optional(),
+    allowedDomains: AllowedDomainsSchema.optional(),
+    status: z.enum(SETTABLE_AGENT_STATUSES).optional(),
+  })
+  .refine((b) => b.allowedTools !== undefined || b.allowedDomains !== undefined || b.status !== undefined, {
+    message: 'nothing to change: give allowedTools, allowedDomains or status',
+  });
+export type UpdateAgentBody = z.output<typeof UpdateAgentBodySchema>;
 
 /** A deployed agent as listed: never its internal id. */
 export const DeployedAgentViewSchema = z.object({
@@ -118,6 +148,17 @@ export const DeployedAgentViewSchema = z.object({
   status: z.string(),
 });
 export type DeployedAgentView = z.infer<typeof DeployedAgentViewSchema>;
+
+/** An agent as `PATCH /api/agents` answers it: the listed fields and its effective lists. */
+export const AgentDetailViewSchema = DeployedAgentViewSchema.extend({
+  allowedTools: z.array(z.string()),
+  allowedDomains: z.array(z.string()),
+});
+export type AgentDetailView = z.infer<typeof AgentDetailViewSchema>;
+
+/** `PATCH /api/agents` answer. */
+export const UpdateAgentResponseSchema = z.object({ agent: AgentDetailViewSchema });
+export type UpdateAgentResponse = z.infer<typeof UpdateAgentResponseSchema>;
 
 /** `GET /api/agents`. */
 export const ListAgentsResponseSchema = z.object({ agents: z.array(DeployedAgentViewSchema) });

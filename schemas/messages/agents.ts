@@ -1,16 +1,24 @@
 import { z } from 'zod';
-import { CreateAgentBodySchema, DeployedAgentViewSchema, RegisterBodySchema } from '../http/agents';
+import {
+  AgentDetailViewSchema,
+  CreateAgentBodySchema,
+  DeployedAgentViewSchema,
+  RegisterBodySchema,
+  UpdateAgentBodySchema,
+} from '../http/agents';
 
 /**
  * Messages of the agent actors (`actors/identity/`).
  *
  * - `agents:public` (self-registration) and `agents:<accountId>` (an operator's deployed agents):
- *   `agents.register`, `agents.create`, `agents.list`.
+ *   `agents.register`, `agents.create`, `agents.list`, `agents.update`.
  * - `agent:<internal id>`: `agent.get`, `agent.policy`, `agent.recordCall`, `agent.flush`.
  */
 export const AgentsRegisterMessageSchema = RegisterBodySchema;
 export const AgentsCreateMessageSchema = CreateAgentBodySchema;
 export const AgentsListMessageSchema = z.object({});
+/** `agents.update` (`PATCH /api/agents`): the operator changes one of its agents. */
+export const AgentsUpdateMessageSchema = UpdateAgentBodySchema;
 
 /** Reply to `agents.register`: the new agent's token and its effective lists. */
 export const AgentsRegisterReplySchema = z.object({
@@ -23,6 +31,10 @@ export type AgentsRegisterReply = z.infer<typeof AgentsRegisterReplySchema>;
 /** Reply to `agents.create`. */
 export const AgentsCreateReplySchema = z.object({ agent: DeployedAgentViewSchema, apiKey: z.string() });
 export type AgentsCreateReply = z.infer<typeof AgentsCreateReplySchema>;
+
+/** Reply to `agents.update`. */
+export const AgentsUpdateReplySchema = z.object({ agent: AgentDetailViewSchema });
+export type AgentsUpdateReply = z.infer<typeof AgentsUpdateReplySchema>;
 
 /** Reply to `agents.list`. */
 export const AgentsListReplySchema = z.object({ agents: z.array(DeployedAgentViewSchema) });

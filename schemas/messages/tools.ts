@@ -5,6 +5,7 @@ import { z } from 'zod';
  *
  * - `agent.invokeTool` to `agent:<internal id>`: one tool call by (or for) that agent. The actor
  *   authorises and counts it within its turn and runs the tool outside it.
+ * - `agent.listTools` to `agent:<internal id>`: the connector tools the agent may call (listings).
  * - Broadcast `agent.changed` `{agentId}`: an agent's document changed (allowedTools, status,
  *   allowedDomains, …); every node holding the actor reloads it before its next tool call.
  * - Broadcast `workspace.panic` `{workspaceId, active}`: the panic flag `panic:workspace:<id>` of
@@ -42,6 +43,22 @@ export type AgentInvokeToolMessage = z.input<typeof AgentInvokeToolMessageSchema
 /** Reply to `agent.invokeTool`: the (redacted) result. */
 export const AgentInvokeToolReplySchema = z.object({ result: z.unknown() });
 export type AgentInvokeToolReply = z.infer<typeof AgentInvokeToolReplySchema>;
+
+/**
+ * `agent.listTools` to `agent:<internal id>`: the tools beyond the built-in ones that this agent
+ * may call (its account's connector tools that its `allowedTools` permit), for `GET /tools` and
+ * MCP `tools/list`. Same caller rule as `agent.invokeTool`.
+ */
+export const AgentListToolsMessageSchema = z.object({});
+export const ListedToolSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  inputSchema: z.looseObject({ type: z.literal('object') }),
+  readOnly: z.boolean(),
+});
+export type ListedTool = z.infer<typeof ListedToolSchema>;
+export const AgentListToolsReplySchema = z.object({ tools: z.array(ListedToolSchema) });
+export type AgentListToolsReply = z.infer<typeof AgentListToolsReplySchema>;
 
 export const AGENT_CHANGED_BROADCAST = 'agent.changed';
 export const AgentChangedBroadcastSchema = z.object({ agentId: z.string().min(1) });

@@ -6,7 +6,9 @@ import {
   AGENT_CHANGED_BROADCAST,
   AgentChangedBroadcastSchema,
   AgentInvokeToolMessageSchema,
+  AgentListToolsMessageSchema,
   type AgentInvokeToolReply,
+  type AgentListToolsReply,
 } from '../../../schemas/messages/tools';
 import { isToolAllowed, PLATFORM_PREFIX } from '../../../schemas/tools/primitives';
 import type { z } from 'zod';
@@ -138,7 +140,9 @@ export function withAgentTools(
     if (doc.workspaceId && (await panic.isLocked(doc.workspaceId))) {
       throw errors.forbidden('The workspace is in panic lockdown: tool calls are refused');
     }
-    const decision = await limiter.consume(doc._id);
+    // Usually answered from this node's reservation, without a trip to the cache.
+    const pending = limiter.consume(doc._id);
+    const decision = pending instanceof Promise ? await pending : pending;
     if (!decision.allowed) {
       throw errors.rateLimited(
         'Too many tool calls for this agent, retry later',
@@ -194,19 +198,65 @@ export function withAgentTools(
     }
   }
 
-  const invokeTool = async (
-    ctx: ActorContext<AgentState>,
-    body: z.output<typeof AgentInvokeToolMessageSchema>,
-  ) => {
-    const started = performance.now();
-    const principal = callerOf(ctx.auth, ctx.id);
+  /** The agent's document, reloaded first when an `agent.changed` broadcast marked it stale. */
+  async function currentDoc(ctx: ActorContext<AgentState>): Promise<AgentDocument> {
     if (stale.has(ctx.state)) {
       const doc = await agents.findById(ctx.id);
       if (!doc) throw errors.notFound('No agent registration for this token');
       stale.delete(ctx.state);
       ctx.state.doc = doc;
     }
-    const doc = ctx.state.doc;
+    return ctx.state.doc;
+  }
+
+  /**
+   * `agent.listTools`: the connector tools this agent may call (its account's, filtered by its
+   * `allowedTools`), for the listings. None for an agent that is not active, has no account, has
+   * no `mcp.` entry in `allowedTools`, or is called with a scoped token without `mcp_connector`.
+   * The connectors are asked outside the turn.
+   */
+  const listTools = async (ctx: ActorContext<AgentState>) => {
+    const none: AgentListToolsReply = { tools: [] };
+    const principal = callerOf(ctx.auth, ctx.id);
+    const doc = await currentDoc(ctx);
+    const resolver = router.resolvers.connector;
+    const scoped =
+      principal.scopes && principal.scopes.length > 0 && !principal.scopes.includes(ROUTER_SCOPE);
+    if (
+      !resolver?.list ||
+      scoped ||
+      doc.status !== 'active' ||
+      !doc.accountId ||
+      !doc.allowedTools.some((entry) => entry.startsWith('mcp.'))
+    ) {
+      return none;
+    }
+    const allowed = doc.allowedTools;
+    const agent = toolAgentOf(doc);
+    return ctx.defer(
+      (async (): Promise<AgentListToolsReply> => {
+        const tools = await resolver.list!(agent, principal, ctx.signal);
+        return {
+          tools: tools
+            .filter((tool) => isToolAllowed(tool.name, allowed))
+            .map(({ name, description, inputSchema, readOnly }) => ({
+              name,
+              description,
+              inputSchema,
+              readOnly,
+            })),
+        };
+      })(),
+    );
+  };
+
+  const invokeTool = async (
+    ctx: ActorContext<AgentState>,
+    body: z.output<typeof AgentInvokeToolMessageSchema>,
+  ) => {
+    const started = performance.now();
+    const principal = callerOf(ctx.auth, ctx.id);
+    const doc = await currentDoc(ctx);
     const target = registry.resolve(body.tool);
     const route = routeOf(target);
     const record: RouteRecordInput = {
@@ -233,24 +283,37 @@ export function withAgentTools(
     }
     await recordCall(ctx, { calls: 1, at: Date.now() });
 
+    // Registered with the process's work registry, so that the panic button (`work.abortAll`,
+    // by account or workspace) stops this call too.
+    const tracked = services.work?.track(
+      { accountId: doc.accountId, workspaceId: doc.workspaceId },
+      ctx.signal,
+    );
     const toolCtx: ToolContext = {
       principal,
       agent: toolAgentOf(doc),
       services,
-      signal: ctx.signal,
+      signal: tracked ? tracked.signal : ctx.signal,
       logger: ctx.logger,
       ...(body.executionId ? { executionId: body.executionId } : {}),
       ...(body.related ? { related: body.related } : {}),
     };
     const work = run(target, body.input, toolCtx, record, started);
     // The kernel takes the outcome when the turn ends; until then the rejection is handled here.
-    work.catch(() => undefined);
+    if (tracked) {
+      const release = () => tracked.release();
+      work.then(release, release);
+    } else work.catch(() => undefined);
     return ctx.defer(work);
   };
 
   return defineActor({
     kind: base.kind,
-    messages: { ...base.messages, 'agent.invokeTool': AgentInvokeToolMessageSchema },
+    messages: {
+      ...base.messages,
+      'agent.invokeTool': AgentInvokeToolMessageSchema,
+      'agent.listTools': AgentListToolsMessageSchema,
+    },
     ...(base.supervision ? { supervision: base.supervision } : {}),
     ...(base.dedupe ? { dedupe: base.dedupe } : {}),
     activate: async (ctx) => {
@@ -273,6 +336,7 @@ export function withAgentTools(
     handlers: {
       ...base.handlers,
       'agent.invokeTool': invokeTool,
+      'agent.listTools': listTools,
     },
   });
 }

@@ -22,6 +22,16 @@ export const DEFAULT_AGENT_NAME = 'Default agent';
 
 export const defaultAgentIdOf = (accountId: string) => `${DEFAULT_AGENT_PREFIX}${accountId}`;
 
+/**
+ * The default agent's `allowedTools`: every built-in primitive and the account's own connector
+ * tools (`mcp.*`). The default agent is the account itself at the router, and the account
+ * registered those connectors: it may call them (docs/tool-router.md, "Who the call runs as").
+ */
+export const DEFAULT_AGENT_TOOLS: readonly string[] = Object.freeze([...BUILTIN_PRIMITIVES, 'mcp.*']);
+
+/** Whether `agentId` is an account's default agent. */
+export const isDefaultAgentId = (agentId: string) => agentId.startsWith(DEFAULT_AGENT_PREFIX);
+
 export function accountOfDefaultAgent(agentId: string): string | undefined {
   return agentId.startsWith(DEFAULT_AGENT_PREFIX) ? agentId.slice(DEFAULT_AGENT_PREFIX.length) : undefined;
 }
@@ -66,7 +76,7 @@ export async function ensureDefaultAgent(deps: DefaultAgentDeps, agentId: string
         isSubagent: false,
         status: 'active',
         allowedDomains: [],
-        allowedTools: [...BUILTIN_PRIMITIVES],
+        allowedTools: [...DEFAULT_AGENT_TOOLS],
         totalCalls: 0,
         lastActiveAt: null,
         createdAt: new Date(),

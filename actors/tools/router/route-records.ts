@@ -43,7 +43,10 @@ export type RouteRecordInput = Omit<RouteRecordDocument, '_id'>;
 export interface RouteRecorderOptions {
   /** Longest a record waits in memory before it is written, in ms. Default 500. */
   flushIntervalMs?: number;
-  /** Records that trigger a write at once. Default 100. */
+  /**
+   * Records that trigger a write at once. Default 1000: under load a flush every 100 records meant
+   * one counter upsert per agent every few calls (and a busy document store).
+   */
   batchSize?: number;
   /** Records held at most while the store is slow or down (the oldest are dropped). Default 10000. */
   maxBuffered?: number;
@@ -81,7 +84,7 @@ export class RouteRecorder {
     options: RouteRecorderOptions = {},
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 500;
-    this.batchSize = options.batchSize ?? 100;
+    this.batchSize = options.batchSize ?? 1000;
     this.maxBuffered = options.maxBuffered ?? 10_000;
   }
 

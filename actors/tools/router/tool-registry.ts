@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Principal } from '../../../schemas/auth';
 import { AppError, errors } from '../../../schemas/errors';
 import type { ToolEntry } from '../../../schemas/http/mcp';
 import { isBuiltinPrimitive, PLATFORM_PREFIX } from '../../../schemas/tools/primitives';
@@ -13,12 +14,33 @@ export interface ExternalTool {
   run(input: Record<string, unknown>, ctx: ToolContext): Promise<unknown>;
 }
 
+/** A tool of a resolver, as listed for a caller (`GET /tools`, MCP `tools/list`). */
+export interface ExternalToolEntry {
+  /** The full name (`mcp.<slug>.<tool>`). */
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the input, `type: "object"`. */
+  readonly inputSchema: { type: 'object' } & Record<string, unknown>;
+  readonly readOnly: boolean;
+}
+
 /**
  * The hook for tools that come and go (connectors, skills): given a dotted name and the calling
  * agent, the tool, or undefined when the agent has no such tool (the caller gets 404).
  */
 export interface ExternalToolResolver {
   resolve(name: string, agent: ToolAgent, signal: AbortSignal): Promise<ExternalTool | undefined>;
+  /**
+   * Longest any of its tools may take, in ms. The front door sets a call's deadline before the
+   * name is resolved (resolution is per agent, in its actor), so it takes this one. Default: the
+   * service's REQUEST_TIMEOUT_MS.
+   */
+  readonly maxDurationMs?: number;
+  /**
+   * The tools the agent's account offers through this resolver (all of them: the router filters
+   * them with the agent's `allowedTools`). `principal` is the caller's. Absent: nothing is listed.
+   */
+  list?(agent: ToolAgent, principal: Principal, signal: AbortSignal): Promise<readonly ExternalToolEntry[]>;
 }
 
 /** How a requested name was understood. */

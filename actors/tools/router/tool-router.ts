@@ -1,10 +1,11 @@
 import type { Config } from '../../../src/config/load-config';
 import type { ActorSystemApi } from '../../../src/kernel';
 import type { Logger } from '../../../src/logging/logger';
-import { createRateLimiter, type CachePort, type RateLimiter } from '../../../src/store/cache';
+import { createRateLimiter, type CachePort } from '../../../src/store/cache';
 import type { DocumentStore } from '../../../src/store/mongo';
 import { PLATFORM_TOOLS } from '../platform-tools';
 import { PanicGate } from './panic-gate';
+import { ReservingLimiter } from './reserving-limiter';
 import {
   routeRecordsOn,
   type RouteQueries,
@@ -12,13 +13,14 @@ import {
   type RouteRecorderOptions,
 } from './route-records';
 import type { AnyToolDeclaration } from './tool-declaration';
+import { toolDeadlineMs } from './tool-deadline';
 import { ToolRegistry, type ExternalToolResolver, type ToolTarget } from './tool-registry';
 
 /** Tuning of the tool router (`startRuntime(config, logger, { tools })`). */
 export interface ToolRouterOptions {
   /** Calls per agent per window. Default 600 per 60 s. */
   rateLimit?: { points: number; durationSec: number };
-  /** Batching of route records (default: every 500 ms or 100 records). */
+  /** Batching of route records (default: every 500 ms or 1000 records). */
   routeRecords?: RouteRecorderOptions;
   /** How long a workspace's panic flag is memoised per process, in ms. Default 1000. */
   panicMemoMs?: number;
@@ -29,9 +31,6 @@ export interface ToolRouterOptions {
 /** Default per-agent rate limit of tool calls. */
 export const DEFAULT_TOOL_RATE_LIMIT = Object.freeze({ points: 600, durationSec: 60 });
 
-/** Time a call may wait for its agent's turn and travel, on top of the tool's own duration, in ms. */
-const DEADLINE_SLACK_MS = 5_000;
-
 /**
  * The tool router of one process, created once by `startRuntime` (`services.toolRouter`): the
  * registry (front door and workers), and the per-process parts the agent actors use (rate
@@ -39,13 +38,20 @@ const DEADLINE_SLACK_MS = 5_000;
  */
 export interface ToolRouter {
   readonly registry: ToolRegistry;
-  readonly limiter: RateLimiter;
+  /** Per-agent call limit, shared through the cache, taken in chunks (reserving-limiter.ts). */
+  readonly limiter: ReservingLimiter;
   readonly panic: PanicGate;
   readonly recorder: RouteRecorder;
   readonly routes: RouteQueries;
-  /** Resolvers of connector (`mcp.<server>.<tool>`) and skill (`platform.skill.…`) tools; none yet. */
+  /**
+   * Resolvers of connector (`mcp.<server>.<tool>`) and skill (`platform.skill.…`) tools
+   * (`startRuntime` installs the connectors'; no skills yet).
+   */
   readonly resolvers: { connector?: ExternalToolResolver; skill?: ExternalToolResolver };
-  /** Deadline of a call to `target`, in ms (covers tools that may run longer than a request). */
+  /**
+   * Deadline of a call to `target`, in ms: REQUEST_TIMEOUT_MS, raised for tools that may run
+   * longer (the declaration's or the resolver's `maxDurationMs` + slack; tool-deadline.ts).
+   */
   deadlineMs(target: ToolTarget): number;
   /** Writes the buffered route records and stops listening to broadcasts. */
   close(): Promise<void>;
@@ -62,7 +68,10 @@ export interface ToolRouterDeps {
 export function createToolRouter(deps: ToolRouterDeps, options: ToolRouterOptions = {}): ToolRouter {
   const registry = new ToolRegistry(options.tools ?? PLATFORM_TOOLS);
   const rate = options.rateLimit ?? DEFAULT_TOOL_RATE_LIMIT;
-  const limiter = createRateLimiter(deps.cache, { keyPrefix: 'rl:tool-call', ...rate });
+  const limiter = new ReservingLimiter(
+    createRateLimiter(deps.cache, { keyPrefix: 'rl:tool-call', ...rate }),
+    rate.points,
+  );
   const panic = new PanicGate(deps.cache, deps.system, options.panicMemoMs);
   const { recorder, queries } = routeRecordsOn(
     deps.documents,
@@ -70,17 +79,15 @@ export function createToolRouter(deps: ToolRouterDeps, options: ToolRouterOption
     options.routeRecords,
   );
   const base = deps.config.REQUEST_TIMEOUT_MS;
+  const resolvers: ToolRouter['resolvers'] = {};
   return {
     registry,
     limiter,
     panic,
     recorder,
     routes: queries,
-    resolvers: {},
-    deadlineMs: (target) => {
-      const max = target.kind === 'platform' ? target.declaration.maxDurationMs : undefined;
-      return max === undefined ? base : Math.max(base, max + DEADLINE_SLACK_MS);
-    },
+    resolvers,
+    deadlineMs: (target) => toolDeadlineMs(target, base, resolvers),
     close: async () => {
       panic.close();
       await recorder.close();

@@ -38,8 +38,11 @@ export type JsonRpcResponse = JsonRpcError | JsonRpcResult;
 /** What the dialect needs from the router. */
 export interface McpDeps {
   serverInfo: { name: string; version: string };
-  /** MCP tool objects for `tools/list`. */
-  tools: readonly unknown[];
+  /**
+   * MCP tool objects for `tools/list`, or a function that lists them (called only when a
+   * `tools/list` is received; it should not reject, a rejection answers -32603).
+   */
+  tools: readonly unknown[] | (() => Promise<readonly unknown[]>);
   /** Runs a tool; rejects with an AppError (unknown tool: NOT_FOUND with reason `unknown_tool`). */
   call(name: string, args: Record<string, unknown>): Promise<unknown>;
 }
@@ -139,13 +142,19 @@ async function request(id: string | number, method: string, params: Record<strin
           capabilities: { tools: { listChanged: false } },
           serverInfo: deps.serverInfo,
           instructions:
-            'Built-in tools are named platform.<tool> (the bare name works too). Results are JSON; secrets in results are redacted.',
+            "Built-in tools are named platform.<tool> (the bare name works too); your account's connector tools are mcp.<connector>.<tool>. Results are JSON; secrets in results are redacted.",
         },
       };
     case 'ping':
       return { jsonrpc: '2.0' as const, id, result: {} };
-    case 'tools/list':
-      return { jsonrpc: '2.0' as const, id, result: { tools: deps.tools } };
+    case 'tools/list': {
+      try {
+        const tools = typeof deps.tools === 'function' ? await deps.tools() : deps.tools;
+        return { jsonrpc: '2.0' as const, id, result: { tools } };
+      } catch {
+        return rpcError(id, JSON_RPC_ERRORS.internal, 'Internal error: the tools could not be listed');
+      }
+    }
     case 'tools/call':
       return callTool(id, params, deps);
     default:

@@ -9,6 +9,8 @@ import {
   ListAgentsResponseSchema,
   RegisterBodySchema,
   RegisterResponseSchema,
+  UpdateAgentBodySchema,
+  UpdateAgentResponseSchema,
 } from '../../../schemas/http/agents';
 import { AgentRecordSchema, AgentsRegisterReplySchema } from '../../../schemas/messages/agents';
 import type { RouteModule } from '../app.types';
@@ -34,8 +36,8 @@ function operatorOf(res: Response): { principal: Principal; accountId: string } 
 
 /**
  * Agents: `POST /register` (self-registration, no auth, rate-limited per address), `GET /agent/me`
- * (the calling agent's registration record), `GET`/`POST /api/agents` (the operator's deployed
- * agents and subagents). Bodies are validated here and every reply is parsed with its response
+ * (the calling agent's registration record), `GET`/`POST`/`PATCH /api/agents` (the operator's
+ * deployed agents and subagents; PATCH changes an agent's lists and status, account only). Bodies are validated here and every reply is parsed with its response
  * schema, which also strips anything that is not a public field (internal ids never leave).
  */
 export const agentsRoute: RouteModule = (router, deps) => {
@@ -82,5 +84,12 @@ export const agentsRoute: RouteModule = (router, deps) => {
     const body = parseBody(CreateAgentBodySchema, req);
     const reply = await deps.system.ask(`agents:${accountId}`, 'agents.create', body, { auth: principal });
     res.status(201).json(CreateAgentResponseSchema.parse(reply));
+  });
+
+  router.patch('/api/agents', deps.requireAuth, async (req, res) => {
+    const { principal, accountId } = operatorOf(res);
+    const body = parseBody(UpdateAgentBodySchema, req);
+    const reply = await deps.system.ask(`agents:${accountId}`, 'agents.update', body, { auth: principal });
+    res.json(UpdateAgentResponseSchema.parse(reply));
   });
 };

@@ -4,6 +4,7 @@ import { ToolCallBodySchema } from '../../../schemas/http/mcp';
 import type { RouteModule } from '../app.types';
 import { requirePrincipal } from '../auth';
 import { invokeTool, toolRouterOf } from '../mcp/invoke';
+import { listingFor } from '../mcp/listing';
 import {
   handleJsonRpc,
   isJsonRpcBody,
@@ -60,9 +61,12 @@ export const mcpRoute: RouteModule = (router, deps) => {
         );
         return;
       }
+      const registry = toolRouterOf(deps).registry;
+      // The caller's connector tools are looked up only for a `tools/list`, once per request.
+      let listing: Promise<readonly unknown[]> | undefined;
       const answer = await handleJsonRpc(req.body, {
         serverInfo: SERVER_INFO,
-        tools: toolRouterOf(deps).registry.mcpTools,
+        tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
         call: (name, args) => invokeTool(deps, principal, { tool: name, input: args }),
       });
       res.status(answer.status);
