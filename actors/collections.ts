@@ -1,10 +1,12 @@
 import type { CollectionDefinition } from '../src/store/mongo';
 import { connectorsCollections } from './connectors/connectors';
+import { executionsCollections } from './executions/executions';
 import { filesCollections } from './files/files.collection';
 import { accountsCollections } from './identity/accounts';
 import { agentsAndTokensCollections } from './identity/agents-and-tokens';
 import { revokedTokensCollection } from './identity/revoked-tokens.repo';
 import { routeCollections } from './tools/router/route-records';
+import { vaultCollections } from './vault/vault.collection';
 
 /**
  * Every document collection of the service; `startRuntime` ensures their indexes at boot
@@ -18,4 +20,6 @@ export const collectionDefinitions: CollectionDefinition<any>[] = [
   ...routeCollections,
   ...filesCollections,
   ...connectorsCollections,
+  ...executionsCollections,
+  ...vaultCollections,
 ];

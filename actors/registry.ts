@@ -1,10 +1,12 @@
 import type { AnyActorDefinition } from '../src/kernel/actor-definition';
 import type { Services } from '../src/boot/services';
 import { connectorsActors } from './connectors/connectors';
+import { executionsActors } from './executions/executions';
 import { accountsActors } from './identity/accounts';
 import { agentsAndTokensActors } from './identity/agents-and-tokens';
 import { healthActor } from './ops/health.actor';
 import { withToolRouter } from './tools/router/agent-tools.extension';
+import { vaultActors } from './vault/vault';
 
 /**
  * Every actor kind a worker hosts, built from the process's services. Add a domain's actors here
@@ -24,6 +26,8 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
     // The tool router adds `agent.invokeTool` to the agent actor (actors/tools/router/).
     ...withToolRouter(agentsAndTokensActors(services), services),
     ...connectorsActors(services),
+    ...executionsActors(services),
+    ...vaultActors(services),
   ];
 }
 

@@ -1,11 +1,11 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { SealedPair } from '../../schemas/documents/connector';
 import { AppError } from '../../schemas/errors';
+import { deriveKey, seal, unseal } from '../vault/sealing';
 
 /**
- * Headers and environment variables of connectors: sealed at rest (AES-256-GCM, a key derived
- * from VAULT_MASTER_KEY, bound to the connector and the name so a value cannot be moved to another
- * connector or name), and masked when shown.
+ * Headers and environment variables of connectors: sealed at rest (AES-256-GCM through
+ * `actors/vault/sealing.ts`, a key derived from VAULT_MASTER_KEY, bound to the connector and the
+ * name so a value cannot be moved to another connector or name), and masked when shown.
  */
 
 /** What a credential-looking value is shown as. */
@@ -62,39 +62,23 @@ export class ConnectorSealer {
   private readonly key: Buffer;
 
   constructor(masterKey: Buffer) {
-    this.key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'ars/connectors/v1', 32));
+    this.key = deriveKey(masterKey, 'ars/connectors/v1');
   }
 
   seal(connectorId: string, name: string, value: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    cipher.setAAD(Buffer.from(`${connectorId}\u0000${name}`));
-    const ct = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-    return [
-      'v1',
-      iv.toString('base64url'),
-      cipher.getAuthTag().toString('base64url'),
-      ct.toString('base64url'),
-    ].join('.');
+    return seal(this.key, value, `${connectorId}\u0000${name}`);
   }
 
   open(connectorId: string, name: string, sealed: string): string {
-    const [v, iv, tag, ct] = sealed.split('.');
-    try {
-      if (v !== 'v1' || !iv || !tag || ct === undefined) throw new Error('format');
-      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(Buffer.from(`${connectorId}\u0000${name}`));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString(
-        'utf8',
-      );
-    } catch {
+    const value = unseal(this.key, sealed, `${connectorId}\u0000${name}`);
+    if (value === undefined) {
       // A changed VAULT_MASTER_KEY or a tampered document: say which, never the value.
       throw new AppError(
         'INTERNAL_ERROR',
         `connector ${connectorId}: cannot decrypt ${name} (was VAULT_MASTER_KEY changed?)`,
       );
     }
+    return value;
   }
 
   sealAll(connectorId: string, values: Record<string, string> | undefined): SealedPair[] {

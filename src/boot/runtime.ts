@@ -3,7 +3,9 @@ import type { IdentityOptions } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { createToolRouter, type ToolRouterOptions } from '../../actors/tools/router/tool-router';
 import { TokenService } from '../../actors/identity/token-service';
+import type { PrivateDatabasesOptions } from '../../actors/tools/db';
 import { actorDefinitions, collectionDefinitions } from '../../actors/registry';
+import { createVaultService, type VaultOptions } from '../../actors/vault/vault';
 import { AppError } from '../../schemas/errors';
 import type { Config } from '../config/load-config';
 import { resolveSecrets, type Secrets } from '../config/secrets';
@@ -13,9 +15,12 @@ import type { Logger } from '../logging/logger';
 import { createCache, type CachePort } from '../store/cache';
 import { openDocuments, type DocumentStore } from '../store/mongo';
 import { createDedupeStore } from './dedupe-factory';
+import { createLazyHttpEgress } from './egress-factory';
+import { createLazyPrivateDatabases } from './private-db-factory';
 import { createLazySandbox } from './sandbox-factory';
 import type { Services } from './services';
 import { createTransport } from './transport-factory';
+import { createWorkAborter, type WorkAborter } from './work-aborter';
 
 /** A running process of the service, whatever its role. */
 export interface Runtime {
@@ -26,6 +31,8 @@ export interface Runtime {
   readonly cache: CachePort;
   /** Present when the role serves HTTP (`all`, `api`). */
   readonly http?: HttpServerHandle;
+  /** Tool calls in flight on this node and their cancellation (the panic button). */
+  readonly work: WorkAborter;
   /** Graceful stop, in reverse order of start: HTTP, actors and transport, cache, documents. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -38,6 +45,10 @@ export interface RuntimeOptions {
   tools?: ToolRouterOptions;
   /** MCP connectors: session pool limits and timeouts (actors/connectors/connector-pool.ts). */
   connectors?: ConnectorsOptions;
+  /** Private databases of the `db_*` tools: statement limits, name prefix, pools (actors/tools/db). */
+  privateDatabases?: PrivateDatabasesOptions;
+  /** The vault: clock, app permission checker, sweep interval (actors/vault/vault.ts). */
+  vault?: VaultOptions;
 }
 
 /**
@@ -91,6 +102,13 @@ export async function startRuntime(
     // One sandbox per worker process (started on first use); closed after the actors have stopped.
     const sandbox = hostsActors ? createLazySandbox(config, logger) : undefined;
     if (sandbox) stack.push(() => sandbox.close());
+    // Outbound HTTP (`net_*`) and the private databases (`db_*`), one each per worker process,
+    // created on first use; the databases close after the actors have stopped.
+    const netEgress = hostsActors ? createLazyHttpEgress(config, logger) : undefined;
+    const privateDatabases = hostsActors
+      ? createLazyPrivateDatabases(config, logger, options.privateDatabases)
+      : undefined;
+    if (privateDatabases) stack.push(() => privateDatabases.close());
     // Route records are flushed after the actors have stopped (their last calls included).
     const toolRouter = createToolRouter({ config, logger, documents, cache, system }, options.tools);
     stack.push(() => toolRouter.close());
@@ -98,6 +116,10 @@ export async function startRuntime(
     const connectors = createConnectorsService(config, logger, system, options.connectors);
     stack.push(() => connectors.close());
     toolRouter.resolvers.connector = connectors.tools;
+    const work = createWorkAborter({ sandbox, egress: netEgress, connectors: connectors.pool });
+    // The vault's cipher and credential checks (every node); sweep and panic listener (workers).
+    const vault = createVaultService({ documents, system, secrets, logger, hostsActors }, options.vault);
+    stack.push(() => vault.close());
     const services: Services = {
       config,
       secrets,
@@ -108,8 +130,12 @@ export async function startRuntime(
       tokens,
       identity: options.identity,
       sandbox,
+      netEgress,
+      privateDatabases,
+      work,
       toolRouter,
       connectors,
+      vault,
     };
     // Idempotent: every process may run it; the first creates, the others find them in place.
     await documents.ensureIndexes(collectionDefinitions);
@@ -139,6 +165,7 @@ export async function startRuntime(
       documents,
       cache,
       http,
+      work,
       stop: () => (stopping ??= unwind()),
     };
   } catch (err) {

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -14,6 +14,11 @@ const REDACT_PATHS = [
   'apiKey',
   'secret',
   'value',
+  // The vault (docs/vault.md): values sealed for transit, credential hashes; never logged anyway.
+  'sealedValue',
+  'secretHash',
+  '*.value',
+  '*.sealedValue',
   'authorization',
   'cookie',
   '*.password',
@@ -28,13 +33,21 @@ const REDACT_PATHS = [
   'headers.cookie',
 ];
 
-/** The root logger of a process. Children carry `component`, `nodeId`, `reqId`. */
-export function createLogger(options: { level: string; nodeId?: string }): Logger {
-  return pino({
+/**
+ * The root logger of a process. Children carry `component`, `nodeId`, `reqId`. `destination`:
+ * where lines go (default stdout); tests pass a stream to read what the service logs.
+ */
+export function createLogger(options: {
+  level: string;
+  nodeId?: string;
+  destination?: DestinationStream;
+}): Logger {
+  const settings = {
     level: options.level,
     base: options.nodeId ? { nodeId: options.nodeId } : undefined,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-  });
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
 }
 
 /** A logger that writes nothing (tests, tools). */

@@ -3,12 +3,18 @@ import { accountsRoute } from './accounts.route';
 import { agentsRoute } from './agents.route';
 import { bearerTokensRoute } from './bearer-tokens.route';
 import { connectorsRoute } from './connectors.route';
+import { executionsRoute } from './executions.route';
 import { ffpRoutesRoute } from './ffp-routes.route';
 import { ffpRoute } from './ffp.route';
 import { healthRoute } from './health.route';
 import { mcpRoute } from './mcp.route';
+import { notificationsRoute } from './notifications.route';
+import { panicRoute } from './panic.route';
+import { recoveryRoute } from './recovery.route';
 import { sessionRoute } from './session.route';
 import { toolsRoute } from './tools.route';
+import { vaultRuntimeRoute } from './vault-runtime.route';
+import { vaultRoute } from './vault.route';
 
 /** The routes of the front door so far, in registration order. Add new modules here. */
 export const coreRoutes: readonly RouteModule[] = [
@@ -22,4 +28,10 @@ export const coreRoutes: readonly RouteModule[] = [
   mcpRoute,
   ffpRoutesRoute,
   connectorsRoute,
+  executionsRoute,
+  recoveryRoute,
+  panicRoute,
+  notificationsRoute,
+  vaultRoute,
+  vaultRuntimeRoute,
 ];
