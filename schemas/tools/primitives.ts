@@ -40,11 +40,9 @@ export const BUILTIN_PRIMITIVES = Object.freeze([
   'events_unsubscribe',
   'events_list_topics',
   // processes (sandboxed)
+  // proc_schedule, proc_spawn, proc_kill and proc_list of the product are not served yet; an agent's
+  // default allowedTools must not promise tools that /tools does not list.
   'proc_execute',
-  'proc_schedule',
-  'proc_spawn',
-  'proc_kill',
-  'proc_list',
 ] as const);
 
 export type BuiltinPrimitive = (typeof BUILTIN_PRIMITIVES)[number];

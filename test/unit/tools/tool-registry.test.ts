@@ -7,6 +7,11 @@ import { BUILTIN_PRIMITIVES } from '../../../schemas/tools/primitives';
 describe('ToolRegistry over PLATFORM_TOOLS', () => {
   const registry = new ToolRegistry(PLATFORM_TOOLS);
 
+  it('serves exactly the built-in primitives an agent is allowed by default (none promised and missing)', () => {
+    const served = registry.entries.map((e) => e.name.slice('platform.'.length)).sort();
+    expect(served).toEqual([...BUILTIN_PRIMITIVES].sort());
+  });
+
   it('lists every tool once as platform.<name>, sorted by name', () => {
     const names = registry.entries.map((e) => e.name);
     expect(names).toEqual([...names].sort());
