@@ -1,0 +1,123 @@
+import type { UpdateFilter } from 'mongodb';
+import type { ExecutionDocument } from '../../schemas/documents/execution';
+import { isAppError } from '../../schemas/errors';
+import type { ExecutionEvent } from '../../schemas/messages/executions';
+import type { Logger } from '../../src/logging/logger';
+import type { Repository } from '../../src/store/mongo';
+import type { NotificationsRepo } from '../notifications/notifications.repo';
+import type { ExecutionHub } from './execution-hub';
+import { isFinal, type Decision } from './execution-machine';
+import { executionSummary, stepView } from './execution-views';
+import type { ExecutionLogs } from './executions.repo';
+
+/** Fields never written from a draft (the id, and the counters the write itself moves). */
+const FIXED = new Set(['_id', 'version', 'logSeq']);
+/** Attempts of a read-decide-write cycle before a lost race is reported. */
+const MAX_ATTEMPTS = 5;
+
+/** `$set` and `$unset` turning `before` into `after` (top-level fields compared by reference). */
+function diff(before: ExecutionDocument, after: ExecutionDocument) {
+  const set: Record<string, unknown> = {};
+  const unset: Record<string, ''> = {};
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const key of keys) {
+    if (FIXED.has(key)) continue;
+    const a = (before as Record<string, unknown>)[key];
+    const b = (after as Record<string, unknown>)[key];
+    if (a === b) continue;
+    if (b === undefined) unset[key] = '';
+    else set[key] = b;
+  }
+  return { set, unset };
+}
+
+/**
+ * Writes decisions of the state machine: one conditional write on the document's `version` (the
+ * log lines' sequence numbers reserved in it), then the log lines, the events for watchers and the
+ * notification. A lost race is retried from a fresh read (`mutate`), so a decision is always taken
+ * on the current state: an illegal move is then a 409 with the current status, never an overwrite.
+ */
+export class ExecutionStore {
+  constructor(
+    readonly repo: Repository<ExecutionDocument>,
+    readonly logs: ExecutionLogs,
+    readonly hub: ExecutionHub,
+    readonly notifications: NotificationsRepo,
+    private readonly logger: Logger,
+  ) {}
+
+  async load(id: string): Promise<ExecutionDocument | null> {
+    return this.repo.findById(id);
+  }
+
+  /**
+   * Reads the execution, decides (`decide` may throw a 409, or return null: nothing to do) and
+   * writes; a concurrent change (version moved) starts over from a fresh read.
+   */
+  async mutate(
+    id: string,
+    decide: (doc: ExecutionDocument, now: Date) => Decision | null,
+  ): Promise<{ doc: ExecutionDocument; decision: Decision | null }> {
+    for (let attempt = 1; ; attempt++) {
+      const doc = await this.load(id);
+      if (!doc) throw new Error(`execution ${id} vanished`);
+      const now = new Date();
+      const decision = decide(doc, now);
+      if (!decision) return { doc, decision: null };
+      try {
+        return { doc: await this.commit(doc, decision, now), decision };
+      } catch (err) {
+        const lostRace = isAppError(err) && err.code === 'CONFLICT' && 'currentVersion' in err.details;
+        if (!lostRace || attempt >= MAX_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  private async commit(before: ExecutionDocument, decision: Decision, now: Date): Promise<ExecutionDocument> {
+    const { set, unset } = diff(before, decision.draft);
+    const lines = decision.logs.length;
+    const update = {
+      $set: { ...set, updatedAt: now },
+      ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+      ...(lines > 0 ? { $inc: { logSeq: lines } } : {}),
+    } as UpdateFilter<ExecutionDocument>;
+    const after = await this.repo.updateIfVersion(before._id, before.version, update);
+    await this.afterCommit(before, after, decision, now);
+    return after;
+  }
+
+  /** Log lines, events and notification of a written decision. Failures are logged, not thrown. */
+  private async afterCommit(
+    before: ExecutionDocument,
+    after: ExecutionDocument,
+    decision: Decision,
+    now: Date,
+  ): Promise<void> {
+    const id = after._id;
+    const events: ExecutionEvent[] = [];
+    try {
+      const logs = await this.logs.write(id, after.logSeq - decision.logs.length + 1, decision.logs, now);
+      if (before.status !== after.status || before.hold !== after.hold || decision.changedSteps.length > 0) {
+        events.push({ type: 'execution', execution: executionSummary(after) });
+      }
+      for (const index of decision.changedSteps) {
+        const step = after.steps[index];
+        if (step) events.push({ type: 'step', executionId: id, step: stepView(step) });
+      }
+      for (const log of logs) events.push({ type: 'log', executionId: id, log });
+    } catch (err) {
+      this.logger.warn({ err, executionId: id }, 'execution log lines not written');
+    }
+    if (decision.error) events.push({ type: 'error', executionId: id, ...decision.error });
+    const ended = isFinal(after.status) && !after.hold && before.status !== after.status && !before.hold;
+    if (ended) events.push({ type: 'done', executionId: id, status: after.status });
+    await this.hub.publish(id, events);
+    if (decision.notify) {
+      await this.notifications
+        .create(after.accountId, { ...decision.notify, executionId: id, workspaceId: after.workspaceId }, now)
+        .catch((err: unknown) =>
+          this.logger.warn({ err, executionId: id }, 'execution notification not created'),
+        );
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { panicFlagKey, WORKSPACE_PANIC_BROADCAST } from '../../schemas/messages/tools';
+import { WorkspacePanicEventSchema, type WorkspacePanicEvent } from '../../schemas/messages/executions';
+import { AppError, errors } from '../../schemas/errors';
+import type { Services } from '../../src/boot/services';
+import { workspaceLookups } from '../identity/agents-and-tokens';
+import { NotificationsRepo } from '../notifications/notifications.repo';
+import { demoStepsRunner } from './demo-steps.runner';
+import { registerBuiltInUndoers } from './effect-undoers';
+import { ExecutionHub } from './execution-hub';
+import { StepWork } from './execution-steps';
+import { ExecutionStore } from './execution-store';
+import {
+  ExecutionLogs,
+  ExecutionQueries,
+  executionLogsCollection,
+  executionsCollection,
+} from './executions.repo';
+import { EffectUndoers, StepRunners } from './step-runners';
+
+/**
+ * The executions machinery of one process (docs/executions.md), shared by the actors of this
+ * node and the routes: `executionsServiceOf(services)`. Other domains plug in here:
+ * `runners.register(stepRunner)` (a new execution type) and `undoers.register(effectUndoer)` (a
+ * new effect kind for rollback).
+ */
+export interface ExecutionsService {
+  readonly services: Services;
+  readonly runners: StepRunners;
+  readonly undoers: EffectUndoers;
+  /** Live events (`watch`) and their broadcast (`publish`). */
+  readonly hub: ExecutionHub;
+  /** Conditional writes of the state machine (`mutate`) and their log lines, events, notifications. */
+  readonly store: ExecutionStore;
+  /** Execution logs: `append(executionId, [{level, message}])`, `tail`, `after(seq)`. */
+  readonly logs: ExecutionLogs;
+  /** Reads for the routes (tenant-checked). */
+  readonly queries: ExecutionQueries;
+  readonly notifications: NotificationsRepo;
+  /** Steps in flight on this node (panic aborts them). */
+  readonly steps: StepWork;
+  readonly workspaces: ReturnType<typeof workspaceLookups>;
+  /** Whether the workspace is in panic lockdown (no new work starts there: 403). */
+  assertNotLockedDown(workspaceId: string): Promise<void>;
+  /** Applies a panic on this node (also run on every node by the `workspace.panic` broadcast). */
+  onPanic(event: WorkspacePanicEvent): void;
+  close(): void;
+}
+
+declare module '../../src/boot/services' {
+  interface Services {
+    /** Executions (actors/executions); created on first use by `executionsServiceOf`. */
+    readonly executions?: ExecutionsService;
+  }
+}
+
+/** The reason the steps and tool calls stopped by panic carry. */
+export const panicError = () =>
+  new AppError('UNAVAILABLE', 'Stopped by panic', { reason: 'panic' }, { retryable: false });
+
+export function createExecutionsService(services: Services): ExecutionsService {
+  const logger = services.logger.child({ component: 'executions' });
+  const repo = services.documents.repository(executionsCollection);
+  const hub = new ExecutionHub(services.system, logger);
+  const logs = new ExecutionLogs(services.documents.repository(executionLogsCollection), repo, hub);
+  const notifications = new NotificationsRepo(services.documents);
+  const store = new ExecutionStore(repo, logs, hub, notifications, logger);
+  const steps = new StepWork(services.work);
+  const runners = new StepRunners().register(demoStepsRunner);
+  const undoers = new EffectUndoers();
+  registerBuiltInUndoers(undoers);
+
+  const onPanic = (event: WorkspacePanicEvent) => {
+    if (event.active === false) return; // lifted
+    const ids = event.executionIds ?? [];
+    steps.abort(ids, panicError(), event.at);
+    for (const id of ids) hub.end(id, { error: 'Stopped by panic', code: 'PANIC' }, 'CANCELLED');
+    // Workspace-wide: every tool call, HTTP call and connector call of the workspace on this node.
+    if (!event.sessionId) services.work?.abortAll('panic', { workspaceId: event.workspaceId });
+  };
+  const off = services.system.onBroadcast(WORKSPACE_PANIC_BROADCAST, (body) => {
+    const parsed = WorkspacePanicEventSchema.safeParse(body);
+    if (parsed.success) onPanic(parsed.data);
+  });
+
+  return {
+    services,
+    runners,
+    undoers,
+    hub,
+    store,
+    logs,
+    queries: new ExecutionQueries(repo, logs),
+    notifications,
+    steps,
+    workspaces: workspaceLookups(services),
+    assertNotLockedDown: async (workspaceId) => {
+      if ((await services.cache.get(panicFlagKey(workspaceId))) !== null) {
+        throw errors.forbidden('The workspace is in panic lockdown: no work starts until it is lifted', {
+          workspaceId,
+        });
+      }
+    },
+    onPanic,
+    close: () => {
+      off();
+      hub.close();
+    },
+  };
+}
+
+const byServices = new WeakMap<Services, ExecutionsService>();
+
+/** The process's executions service (`services.executions` when the runtime made one, else one per `services`). */
+export function executionsServiceOf(services: Services): ExecutionsService {
+  if (services.executions) return services.executions;
+  let svc = byServices.get(services);
+  if (!svc) {
+    svc = createExecutionsService(services);
+    byServices.set(services, svc);
+  }
+  return svc;
+}

@@ -1,0 +1,25 @@
+import type { Services } from '../../src/boot/services';
+import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
+import { notificationsActor } from '../notifications/notifications.actor';
+import { notificationsCollection } from '../notifications/notifications.repo';
+import { executionActor } from './execution.actor';
+import { executionLogsCollection, executionsCollection } from './executions.repo';
+import { executionsServiceOf } from './executions.service';
+import { panicActor } from './panic.actor';
+
+export { executionsServiceOf, type ExecutionsService } from './executions.service';
+export { newExecutionId } from './executions.repo';
+export type { StepRunner, StepContext, EffectUndoer, UndoContext } from './step-runners';
+
+/** Collections of executions and notifications (indexes ensured at boot). */
+export const executionsCollections = [
+  executionsCollection,
+  executionLogsCollection,
+  notificationsCollection,
+] as const;
+
+/** The actors `execution`, `panic` and `notifications`, from the services. */
+export function executionsActors(services: Services): AnyActorDefinition[] {
+  const svc = executionsServiceOf(services);
+  return [executionActor(svc), panicActor(svc), notificationsActor(svc.notifications)];
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import {
+  NotificationDocumentSchema,
+  type NotificationDocument,
+  type NotificationStatus,
+  type NotificationType,
+  type NotificationView,
+} from '../../schemas/documents/notification';
+import { errors } from '../../schemas/errors';
+import { defineCollection, type DocumentStore, type Repository } from '../../src/store/mongo';
+
+export const notificationsCollection = defineCollection({
+  name: 'notifications',
+  schema: NotificationDocumentSchema,
+  indexes: [
+    { key: { accountId: 1, createdAt: -1 }, name: 'account_recent' },
+    { key: { accountId: 1, status: 1 }, name: 'account_status' },
+  ],
+});
+
+export const newNotificationId = () => `ntf_${randomBytes(12).toString('hex')}`;
+
+/** A new notification of an account. */
+export interface NewNotification {
+  type: NotificationType;
+  title: string;
+  body?: string;
+  executionId?: string;
+  workspaceId?: string;
+}
+
+const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+export function notificationView(doc: NotificationDocument): NotificationView {
+  return {
+    id: doc._id,
+    notificationId: doc._id,
+    type: doc.type,
+    title: doc.title,
+    body: doc.body,
+    status: doc.status,
+    executionId: doc.executionId ?? null,
+    workspaceId: doc.workspaceId ?? null,
+    createdAt: doc.createdAt.toISOString(),
+    readAt: doc.readAt ? doc.readAt.toISOString() : null,
+  };
+}
+
+/**
+ * The notifications of operator accounts. Creation is a plain insert (any actor may notify);
+ * changes of status go through the account's `notifications` actor, which calls `update` and
+ * `markAllRead` (conditional on the account: another tenant's id is NOT_FOUND).
+ */
+export class NotificationsRepo {
+  readonly repo: Repository<NotificationDocument>;
+
+  constructor(documents: DocumentStore) {
+    this.repo = documents.repository(notificationsCollection);
+  }
+
+  async create(accountId: string, input: NewNotification, now = new Date()): Promise<NotificationDocument> {
+    return this.repo.insert({
+      _id: newNotificationId(),
+      accountId,
+      ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
+      type: input.type,
+      title: cut(input.title, 300),
+      body: cut(input.body ?? '', 4000),
+      status: 'unread',
+      ...(input.executionId ? { executionId: input.executionId } : {}),
+      createdAt: now,
+      updatedAt: now,
+      version: 0,
+    });
+  }
+
+  /** Inserts many at once (panic): one round trip. */
+  async createMany(items: Array<{ accountId: string } & NewNotification>, now = new Date()): Promise<void> {
+    if (items.length === 0) return;
+    const docs = items.map((n) =>
+      this.repo.parse({
+        _id: newNotificationId(),
+        accountId: n.accountId,
+        ...(n.workspaceId ? { workspaceId: n.workspaceId } : {}),
+        type: n.type,
+        title: cut(n.title, 300),
+        body: cut(n.body ?? '', 4000),
+        status: 'unread',
+        ...(n.executionId ? { executionId: n.executionId } : {}),
+        createdAt: now,
+        updatedAt: now,
+        version: 0,
+      }),
+    );
+    await this.repo.raw.insertMany(docs, { ordered: false });
+  }
+
+  /** Newest first. */
+  list(
+    accountId: string,
+    filter: { status?: NotificationStatus; type?: NotificationType; limit: number },
+  ): Promise<NotificationDocument[]> {
+    return this.repo.find(
+      {
+        accountId,
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.type ? { type: filter.type } : {}),
+      },
+      { sort: { createdAt: -1, _id: -1 }, limit: filter.limit },
+    );
+  }
+
+  /** Sets one notification's status (`readAt` set on read, cleared on unread). */
+  async update(accountId: string, id: string, status: NotificationStatus): Promise<NotificationDocument> {
+    const now = new Date();
+    const doc = await this.repo.findOneAndUpdate(
+      { _id: id, accountId },
+      {
+        $set: { status, updatedAt: now, ...(status === 'read' ? { readAt: now } : {}) },
+        ...(status === 'unread' ? { $unset: { readAt: '' } } : {}),
+        $inc: { version: 1 },
+      },
+    );
+    if (!doc) throw errors.notFound('Notification not found', { notificationId: id });
+    return doc;
+  }
+
+  /** Every unread notification of the account becomes read; resolves how many. */
+  async markAllRead(accountId: string): Promise<number> {
+    const now = new Date();
+    const res = await this.repo.raw.updateMany(
+      { accountId, status: 'unread' },
+      { $set: { status: 'read', readAt: now, updatedAt: now }, $inc: { version: 1 } },
+    );
+    return res.modifiedCount;
+  }
+}

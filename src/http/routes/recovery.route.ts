@@ -1,0 +1,53 @@
+import { failureOf, executionSummary } from '../../../actors/executions/execution-views';
+import { isExecutionId } from '../../../actors/executions/executions.repo';
+import { errors } from '../../../schemas/errors';
+import {
+  ActionReplySchema,
+  ExecutionListQuerySchema,
+  RecoveryBodySchema,
+  RecoveryListResponseSchema,
+} from '../../../schemas/http/executions';
+import type { RouteModule } from '../app.types';
+import { parseBody, parseQuery } from '../validation';
+import { ACTION_TIMEOUT_MS, accountCaller, executionsOf } from './executions-common';
+
+/** Statuses the recovery listing shows (holds excepted: they are finished executions). */
+const RECOVERABLE = ['FAILED', 'PAUSED', 'CANCELLED'];
+
+/**
+ * `/api/recovery` (docs/executions.md): the account's recoverable executions with what failed,
+ * and the recovery actions (resume, retry, cancel, rollback) on one of them.
+ */
+export const recoveryRoute: RouteModule = (router, deps) => {
+  const timeoutMs = Math.max(deps.config.REQUEST_TIMEOUT_MS, ACTION_TIMEOUT_MS);
+
+  router.get('/api/recovery', deps.requireAuth, async (req, res) => {
+    const caller = accountCaller(res);
+    const query = parseQuery(ExecutionListQuerySchema, req);
+    const status = query.status ? query.status.filter((s) => RECOVERABLE.includes(s)) : RECOVERABLE;
+    if (status.length === 0) {
+      res.json({ executions: [], nextCursor: null });
+      return;
+    }
+    const { docs, nextCursor } = await executionsOf(deps).queries.list(
+      caller.accountId,
+      { ...query, status },
+      { hold: { $exists: false } },
+    );
+    const executions = docs.map((doc) => ({ ...executionSummary(doc), failure: failureOf(doc)! }));
+    res.json(RecoveryListResponseSchema.parse({ executions, nextCursor }));
+  });
+
+  router.post('/api/recovery', deps.requireAuth, async (req, res) => {
+    const caller = accountCaller(res);
+    const { executionId, action } = parseBody(RecoveryBodySchema, req);
+    if (!isExecutionId(executionId)) throw errors.notFound('Execution not found', { id: executionId });
+    const reply = await deps.system.ask(
+      `execution:${executionId}`,
+      'execution.act',
+      { action, via: 'recovery' },
+      { auth: caller, timeoutMs },
+    );
+    res.json(ActionReplySchema.parse(reply));
+  });
+};
