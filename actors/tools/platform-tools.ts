@@ -1,6 +1,8 @@
+import { dbTools } from './db/db.tools';
 import { eventsTools } from './events/events.tools';
 import { fsTools } from './files/fs.tools';
 import { memTools } from './memory/mem.tools';
+import { netTools } from './net/net.tools';
 import { procExecuteTool } from './proc/proc-execute.tool';
 import type { AnyToolDeclaration } from './router/tool-declaration';
 
@@ -15,4 +17,6 @@ export const PLATFORM_TOOLS: readonly AnyToolDeclaration[] = Object.freeze([
   ...eventsTools,
   ...fsTools,
   procExecuteTool,
+  ...netTools,
+  ...dbTools,
 ]);

@@ -43,7 +43,8 @@ async function main(): Promise<void> {
         (v) =>
           res.json({
             success: true,
-            result: v === null ? { value: null, found: false } : { value: JSON.parse(v) as unknown, found: true },
+            result:
+              v === null ? { value: null, found: false } : { value: JSON.parse(v) as unknown, found: true },
           }),
         () => res.status(503).json({ success: false, code: 'UNAVAILABLE' }),
       );

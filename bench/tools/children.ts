@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** A message a bench child sends over IPC: `{event, ...}`. */
@@ -137,4 +137,26 @@ export function startProcess(
 export function ownCpuMicros(): number {
   const usage = process.cpuUsage();
   return usage.user + usage.system;
+}
+
+/** A process of this machine by its command name (`beam.smp`, `redis-server`), for its CPU time. */
+export function processByName(comm: string): { pid: number; cpuMicros(): number | undefined } | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === comm) {
+        const pid = Number(entry);
+        return { pid, cpuMicros: () => cpuMicrosOf(pid) };
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
 }

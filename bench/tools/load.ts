@@ -77,7 +77,8 @@ export function merge(runs: readonly LoadRun[]): CaseFigures {
     offset += r.latencies.length;
   }
   all.sort();
-  const at = (q: number) => (all.length === 0 ? NaN : all[Math.min(all.length - 1, Math.floor(q * all.length))]);
+  const at = (q: number) =>
+    all.length === 0 ? NaN : all[Math.min(all.length - 1, Math.floor(q * all.length))];
   const round = (x: number) => Math.round(x * 100) / 100;
   return {
     requestsPerSec: Math.round(requests / Math.max(seconds, 1e-9)),

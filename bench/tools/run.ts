@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as amqp from 'amqplib';
 import { Redis } from 'ioredis';
-import { killAllChildren, ownCpuMicros, startProcess, type BenchProcess } from './children';
+import { killAllChildren, ownCpuMicros, processByName, startProcess, type BenchProcess } from './children';
 import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from './load';
 
 /**
@@ -75,11 +75,13 @@ interface ServiceCase {
   workers: BenchProcess[];
 }
 
-/** CPU of the processes of a case over one measurement, per request (µs). */
-interface CpuPerRequest {
-  front?: number;
-  workers?: number;
-  loadGenerator?: number;
+/** CPU of the processes of a case over its measurements, per request (µs), by role. */
+type CpuPerRequest = Record<string, number | undefined>;
+
+/** Something whose CPU time is read before and after each measurement. */
+interface CpuSource {
+  name: string;
+  cpuMicros(): number | undefined;
 }
 
 interface Measured extends CaseFigures {
@@ -107,55 +109,43 @@ async function postMcp(url: string, token: string, body: string): Promise<{ stat
   return { status: res.status, json: await res.json() };
 }
 
-function sumCpu(processes: readonly BenchProcess[]): number | undefined {
-  let total = 0;
-  for (const p of processes) {
-    const us = p.cpuMicros();
-    if (us === undefined) return undefined;
-    total += us;
-  }
-  return total;
-}
-
-/** Warm-up (first round only), then `ROUNDS` measured runs interleaved with the other cases. */
+/**
+ * Runs the cases of one comparison: warm-up (first round only), then one measured run per round,
+ * interleaved with the other cases by the caller; CPU of every source over each measured run.
+ */
 class CaseRunner {
   private readonly runs = new Map<string, LoadRun[]>();
-  private readonly cpu = new Map<string, { front: number; workers: number; gen: number }>();
+  private readonly cpu = new Map<string, Map<string, number>>();
 
-  async measure(
-    key: string,
-    spec: LoadSpec,
-    front: BenchProcess,
-    workers: readonly BenchProcess[],
-    warm: boolean,
-  ): Promise<void> {
+  constructor(private readonly shared: readonly CpuSource[]) {}
+
+  async measure(key: string, spec: LoadSpec, sources: readonly CpuSource[], warm: boolean): Promise<void> {
     if (warm) await runLoad({ ...spec, seconds: WARMUP_SECONDS });
-    const before = { front: front.cpuMicros(), workers: sumCpu(workers), gen: ownCpuMicros() };
+    const all = [...sources, ...this.shared, { name: 'autocannon', cpuMicros: ownCpuMicros }];
+    const before = all.map((s) => s.cpuMicros());
     const run = await runLoad(spec);
-    const after = { front: front.cpuMicros(), workers: sumCpu(workers), gen: ownCpuMicros() };
-    const acc = this.cpu.get(key) ?? { front: 0, workers: 0, gen: 0 };
-    acc.front += (after.front ?? NaN) - (before.front ?? NaN);
-    acc.workers += workers.length ? (after.workers ?? NaN) - (before.workers ?? NaN) : 0;
-    acc.gen += after.gen - before.gen;
+    const after = all.map((s) => s.cpuMicros());
+    const acc = this.cpu.get(key) ?? new Map<string, number>();
+    all.forEach((s, i) => {
+      const used = (after[i] ?? NaN) - (before[i] ?? NaN);
+      acc.set(s.name, (acc.get(s.name) ?? 0) + used);
+    });
     this.cpu.set(key, acc);
     this.runs.set(key, [...(this.runs.get(key) ?? []), run]);
     const f = merge([run]);
-    log(`  ${key}: ${f.requestsPerSec} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms${f.non2xx || f.errors ? `, non2xx ${f.non2xx}, errors ${f.errors}` : ''}`);
+    log(
+      `  ${key}: ${f.requestsPerSec} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms${f.non2xx || f.errors ? `, non2xx ${f.non2xx}, errors ${f.errors}` : ''}`,
+    );
   }
 
-  figures(key: string, withWorkers: boolean): Measured {
+  figures(key: string): Measured {
     const figures = merge(this.runs.get(key) ?? []);
-    const cpu = this.cpu.get(key);
-    const per = (us: number | undefined) =>
-      us === undefined || !Number.isFinite(us) || figures.requests === 0 ? undefined : Math.round(us / figures.requests);
-    return {
-      ...figures,
-      cpuUsPerRequest: {
-        front: per(cpu?.front),
-        ...(withWorkers ? { workers: per(cpu?.workers) } : {}),
-        loadGenerator: per(cpu?.gen),
-      },
-    };
+    const cpuUsPerRequest: CpuPerRequest = {};
+    for (const [name, us] of this.cpu.get(key) ?? []) {
+      cpuUsPerRequest[name] =
+        Number.isFinite(us) && figures.requests > 0 ? Math.round(us / figures.requests) : undefined;
+    }
+    return { ...figures, cpuUsPerRequest };
   }
 }
 
@@ -225,7 +215,13 @@ async function main(): Promise<void> {
   const barePrefix = `bench:mcp:${runId}:bare:`;
   const cpuProfDir = process.env.BENCH_CPU_PROF;
   const profArgs = (name: string) =>
-    cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`, `--cpu-prof-name=${name}-${runId}.cpuprofile`] : [];
+    cpuProfDir
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${path.resolve(cpuProfDir)}`,
+          `--cpu-prof-name=${name}-${runId}.cpuprofile`,
+        ]
+      : [];
 
   const processes: BenchProcess[] = [];
   const agentIds: string[] = [];
@@ -275,9 +271,19 @@ async function main(): Promise<void> {
     // (b), (c): workers first (they host the actors that registration needs), then the api node.
     const cluster = async (label: string, workers: number): Promise<ServiceCase> => {
       const prefix = `bench-mcp-${runId}-${label}`;
-      const common = { ...base, AMQP_URL: amqpUrl!, AMQP_PREFIX: prefix, MONGODB_URL: db(label), SANDBOX_THREADS: '1' };
+      const common = {
+        ...base,
+        AMQP_URL: amqpUrl!,
+        AMQP_PREFIX: prefix,
+        MONGODB_URL: db(label),
+        SANDBOX_THREADS: '1',
+      };
       const nodes = Array.from({ length: workers }, (_, i) =>
-        start(`${label} worker ${i + 1}`, 'service.child', { ...common, ROLE: 'worker', NODE_ID: `${prefix}-w${i + 1}` }),
+        start(`${label} worker ${i + 1}`, 'service.child', {
+          ...common,
+          ROLE: 'worker',
+          NODE_ID: `${prefix}-w${i + 1}`,
+        }),
       );
       await Promise.all(nodes.map((n) => n.next('ready')));
       const api = start(
@@ -286,14 +292,20 @@ async function main(): Promise<void> {
         { ...common, ROLE: 'api', BENCH_AGENTS: String(AGENTS), NODE_ID: `${prefix}-api` },
         profArgs(`${label}-api`),
       );
-      const ready = await api.next<{ event: string; url: string; tokens: string[]; agentIds: string[] }>('ready', 90_000);
+      const ready = await api.next<{ event: string; url: string; tokens: string[]; agentIds: string[] }>(
+        'ready',
+        90_000,
+      );
       agentIds.push(...ready.agentIds);
       return { label, url: ready.url, tokens: ready.tokens, front: api, workers: nodes };
     };
 
     const [bareReady, inProcessReady, amqp1, amqp2] = await Promise.all([
       bare.next<{ event: string; url: string }>('ready'),
-      inProcessNode.next<{ event: string; url: string; tokens: string[]; agentIds: string[] }>('ready', 90_000),
+      inProcessNode.next<{ event: string; url: string; tokens: string[]; agentIds: string[] }>(
+        'ready',
+        90_000,
+      ),
       amqpUrl ? cluster('amqp1', 1) : undefined,
       amqpUrl ? cluster('amqp2', 2) : undefined,
     ]);
@@ -313,19 +325,47 @@ async function main(): Promise<void> {
       const set = await postMcp(c.url, c.tokens[0], memBodies(0)[0]);
       const get = await postMcp(c.url, c.tokens[0], memBodies(0)[1]);
       if (set.status !== 200 || get.status !== 200) {
-        throw new Error(`${c.label}: mem_set/mem_get answered ${set.status}/${get.status} ${JSON.stringify(get.json)}`);
+        throw new Error(
+          `${c.label}: mem_set/mem_get answered ${set.status}/${get.status} ${JSON.stringify(get.json)}`,
+        );
       }
     }
 
+    // CPU of the shared services over each measurement (their whole CPU: other users' work included).
+    const broker = processByName('beam.smp');
+    const redisServer = processByName('redis-server');
+    const shared: CpuSource[] = [
+      { name: 'documents', cpuMicros: () => mongo.cpuMicros() },
+      ...(broker ? [{ name: 'rabbitmq', cpuMicros: () => broker.cpuMicros() }] : []),
+      ...(redisServer ? [{ name: 'redis', cpuMicros: () => redisServer.cpuMicros() }] : []),
+    ];
+    const sourcesOf = (c: {
+      key?: string;
+      front: BenchProcess;
+      workers: readonly BenchProcess[];
+    }): CpuSource[] => [
+      {
+        name: c.key === 'bare' ? 'bare' : c.workers.length > 0 ? 'api' : 'service',
+        cpuMicros: () => c.front.cpuMicros(),
+      },
+      ...c.workers.map((w, i) => ({ name: `worker${i + 1}`, cpuMicros: () => w.cpuMicros() })),
+    ];
+
     // --- mem_set / mem_get ---
     const tokens = inProcess.tokens;
-    const memCases: Array<{ key: string; url: string; tokens: string[]; front: BenchProcess; workers: BenchProcess[] }> = [
+    const memCases: Array<{
+      key: string;
+      url: string;
+      tokens: string[];
+      front: BenchProcess;
+      workers: BenchProcess[];
+    }> = [
       { key: 'bare', url: bareReady.url, tokens, front: bare, workers: [] },
       { key: 'inProcess', ...inProcess },
       ...(amqp1 ? [{ key: 'amqp1', ...amqp1 }] : []),
       ...(amqp2 ? [{ key: 'amqp2', ...amqp2 }] : []),
     ];
-    const runner = new CaseRunner();
+    const runner = new CaseRunner(shared);
     for (let round = 0; round < ROUNDS; round++) {
       log(`mem_set/mem_get round ${round + 1}/${ROUNDS} (${SECONDS} s per case, ${CONNECTIONS} connections)`);
       for (const c of memCases) {
@@ -338,14 +378,13 @@ async function main(): Promise<void> {
             token: (i) => c.tokens[i % c.tokens.length],
             bodies: memBodies,
           },
-          c.front,
-          c.workers,
+          sourcesOf(c),
           round === 0,
         );
       }
     }
     const mem: Record<string, Measured> = {};
-    for (const c of memCases) mem[c.key] = runner.figures(c.key, c.workers.length > 0);
+    for (const c of memCases) mem[c.key] = runner.figures(c.key);
     results.mem = mem;
 
     // --- proc_execute: calibrate a ~5 ms loop, then scale-out over 1 and 2 workers ---
@@ -361,13 +400,15 @@ async function main(): Promise<void> {
       n = Math.max(1000, Math.round((n * PROC_LOOP_MS) / ms));
     }
     log(`proc_execute loop calibrated: ${n} iterations ≈ ${PROC_LOOP_MS} ms`);
-    const procRunner = new CaseRunner();
+    const procRunner = new CaseRunner(shared);
     const procCases = [
       ...(amqp1 ? [{ key: 'amqp1', ...amqp1 }] : []),
       ...(amqp2 ? [{ key: 'amqp2', ...amqp2 }] : []),
     ];
     for (let round = 0; round < ROUNDS; round++) {
-      log(`proc_execute ~${PROC_LOOP_MS} ms loop, round ${round + 1}/${ROUNDS} (${PROC_CONNECTIONS} connections)`);
+      log(
+        `proc_execute ~${PROC_LOOP_MS} ms loop, round ${round + 1}/${ROUNDS} (${PROC_CONNECTIONS} connections)`,
+      );
       for (const c of procCases) {
         await procRunner.measure(
           c.key,
@@ -378,17 +419,21 @@ async function main(): Promise<void> {
             token: (i) => c.tokens[i % c.tokens.length],
             bodies: () => procBody(loopCode(n)),
           },
-          c.front,
-          c.workers,
+          sourcesOf(c),
           round === 0,
         );
       }
     }
     const scale: Record<string, Measured> = {};
-    for (const c of procCases) scale[c.key] = procRunner.figures(c.key, true);
-    results.procScaleOut = { loopIterations: n, connections: PROC_CONNECTIONS, sandboxThreadsPerWorker: 1, ...scale };
+    for (const c of procCases) scale[c.key] = procRunner.figures(c.key);
+    results.procScaleOut = {
+      loopIterations: n,
+      connections: PROC_CONNECTIONS,
+      sandboxThreadsPerWorker: 1,
+      ...scale,
+    };
 
-    const trivialRunner = new CaseRunner();
+    const trivialRunner = new CaseRunner(shared);
     for (let round = 0; round < ROUNDS; round++) {
       log(`proc_execute 1+1 in process, round ${round + 1}/${ROUNDS} (${CONNECTIONS} connections)`);
       await trivialRunner.measure(
@@ -400,12 +445,15 @@ async function main(): Promise<void> {
           token: (i) => tokens[i % tokens.length],
           bodies: () => procBody('1+1'),
         },
-        inProcess.front,
-        [],
+        sourcesOf(inProcess),
         round === 0,
       );
     }
-    results.procTrivial = { connections: CONNECTIONS, sandboxThreads: 2, inProcess: trivialRunner.figures('inProcess', false) };
+    results.procTrivial = {
+      connections: CONNECTIONS,
+      sandboxThreads: 2,
+      inProcess: trivialRunner.figures('inProcess'),
+    };
   } finally {
     log('stopping children');
     await Promise.all(processes.filter((p) => p.name !== 'documents').map((p) => p.stop(15_000)));
@@ -414,7 +462,9 @@ async function main(): Promise<void> {
     let redisDeleted = 0;
     if (redisUrl) redisDeleted = await cleanRedis(redisUrl, barePrefix, agentIds).catch(() => -1);
     if (amqpUrl) await cleanAmqp(amqpUrl, declared).catch(() => undefined);
-    log(`cleaned: ${redisDeleted} Redis keys, ${declared.queues.size} queues, ${declared.exchanges.size} exchanges`);
+    log(
+      `cleaned: ${redisDeleted} Redis keys, ${declared.queues.size} queues, ${declared.exchanges.size} exchanges`,
+    );
   }
 
   const loadAfter = os.loadavg();
@@ -468,7 +518,8 @@ async function main(): Promise<void> {
             value: ratio((scale.amqp2 as Measured).requestsPerSec, (scale.amqp1 as Measured).requestsPerSec),
             target: TARGETS.scaleOut,
             pass:
-              (scale.amqp2 as Measured).requestsPerSec / (scale.amqp1 as Measured).requestsPerSec >= TARGETS.scaleOut,
+              (scale.amqp2 as Measured).requestsPerSec / (scale.amqp1 as Measured).requestsPerSec >=
+              TARGETS.scaleOut,
           },
         ]
       : []),
@@ -502,7 +553,13 @@ async function main(): Promise<void> {
 }
 
 function markdown(
-  report: { date: string; nproc: number; node: string; loadAverage: { before: number[]; after: number[] }; durationSeconds: number },
+  report: {
+    date: string;
+    nproc: number;
+    node: string;
+    loadAverage: { before: number[]; after: number[] };
+    durationSeconds: number;
+  },
   mem: Record<string, Measured>,
   scale: Record<string, Measured | number>,
   trivial: Measured,
@@ -511,17 +568,19 @@ function markdown(
   const la = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
   const bare = mem.bare.requestsPerSec;
   const cpu = (m: Measured) =>
-    [
-      m.cpuUsPerRequest.front !== undefined ? `front ${m.cpuUsPerRequest.front}` : undefined,
-      m.cpuUsPerRequest.workers !== undefined ? `workers ${m.cpuUsPerRequest.workers}` : undefined,
-      m.cpuUsPerRequest.loadGenerator !== undefined ? `autocannon ${m.cpuUsPerRequest.loadGenerator}` : undefined,
-    ]
-      .filter(Boolean)
+    Object.entries(m.cpuUsPerRequest)
+      .filter(([, us]) => us !== undefined)
+      .map(([name, us]) => `${name} ${us}`)
       .join(', ');
+  /** CPU of every process but the load generator, per request. */
+  const total = (m: Measured) =>
+    Object.entries(m.cpuUsPerRequest)
+      .filter(([name]) => name !== 'autocannon')
+      .reduce((sum, [, us]) => sum + (us ?? 0), 0);
   const row = (label: string, m: Measured | undefined, vsBare = true) =>
     m
-      ? `| ${label} | ${m.requestsPerSec} | ${m.p50Ms} | ${m.p99Ms} | ${vsBare ? pct(m.requestsPerSec / bare) : '—'} | ${cpu(m)} | ${m.non2xx + m.errors} |`
-      : `| ${label} | skipped | | | | | |`;
+      ? `| ${label} | ${m.requestsPerSec} | ${m.p50Ms} | ${m.p99Ms} | ${vsBare ? pct(m.requestsPerSec / bare) : '—'} | ${total(m)} | ${cpu(m)} | ${m.non2xx + m.errors} |`
+      : `| ${label} | skipped | | | | | | |`;
   const high = Math.max(...report.loadAverage.before, ...report.loadAverage.after) > 2;
   const s1 = scale.amqp1 as Measured | undefined;
   const s2 = scale.amqp2 as Measured | undefined;
@@ -533,10 +592,14 @@ load average (1/5/15 min) ${la(report.loadAverage.before)} before, ${la(report.l
 \`POST /mcp\` with a bearer token (50 registered agents), 50 connections, each alternating
 \`mem_set\`/\`mem_get\` on its own agent's key; cache on Redis, the service nodes sharing one embedded
 MongoDB-wire server. Each case: 2 s warm-up, then ${ROUNDS} rounds × ${SECONDS} s interleaved with
-the other cases. CPU per request in µs (user + system of each process over the measurement).
+the other cases. CPU per request in µs: user + system time of each process over the measurements
+divided by the requests (RabbitMQ, Redis and the document server are shared: their figure includes
+their idle work and other users' load). \`all\` sums every process but autocannon; on a 2-core
+machine the throughput cannot pass about 2,000,000 / all requests per second. Service nodes log at
+level error.
 
-| case | req/s | p50 ms | p99 ms | vs bare | CPU µs/request | errors |
-|---|---:|---:|---:|---:|---|---:|
+| case | req/s | p50 ms | p99 ms | vs bare | CPU µs/request, all | by process | errors |
+|---|---:|---:|---:|---:|---:|---|---:|
 ${row('(d) bare Express + JWT verify + Redis', mem.bare, false)}
 ${row('(a) in-process (ROLE=all)', mem.inProcess)}
 ${row('(b) AMQP, api + 1 worker', mem.amqp1)}

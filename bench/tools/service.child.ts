@@ -18,8 +18,8 @@ import { createRateLimiter } from '../../src/store/cache';
  */
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ars-bench-mcp-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn' });
-  const runtime = await startRuntime(config, createLogger({ level: 'warn' }), {
+  const config = loadConfig({ ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'error' });
+  const runtime = await startRuntime(config, createLogger({ level: 'error' }), {
     tools: { rateLimit: { points: 1_000_000_000, durationSec: 60 } },
   });
   const tokens: string[] = [];
@@ -34,14 +34,16 @@ async function main(): Promise<void> {
     });
     for (let i = 0; i < agents; i++) {
       // More agents than one address may register per hour: keep its budget fresh.
-      if (i % 5 === 0) for (const ip of ['127.0.0.1', '::ffff:127.0.0.1']) await registrations.reset(`:${ip}`);
+      if (i % 5 === 0)
+        for (const ip of ['127.0.0.1', '::ffff:127.0.0.1']) await registrations.reset(`:${ip}`);
       const res = await fetch(`${url}/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: `bench-mcp-${i}-${randomBytes(4).toString('hex')}` }),
       });
       const body = (await res.json()) as { token?: string };
-      if (res.status !== 201 || !body.token) throw new Error(`register: ${res.status} ${JSON.stringify(body)}`);
+      if (res.status !== 201 || !body.token)
+        throw new Error(`register: ${res.status} ${JSON.stringify(body)}`);
       tokens.push(body.token);
       const sub = JSON.parse(Buffer.from(body.token.split('.')[1], 'base64url').toString('utf8')) as {
         sub: string;
@@ -75,6 +77,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench service (${process.env.ROLE ?? 'all'}): ${String((err as Error)?.stack ?? err)}\n`);
+  process.stderr.write(
+    `bench service (${process.env.ROLE ?? 'all'}): ${String((err as Error)?.stack ?? err)}\n`,
+  );
   process.exit(1);
 });

@@ -6,6 +6,9 @@ import type { TokenService } from '../../actors/identity/token-service';
 import type { CachePort } from '../store/cache';
 import type { DocumentStore } from '../store/mongo';
 import type { Sandbox } from '../sandbox';
+import type { PrivateDatabases } from '../../actors/tools/db';
+import type { HttpEgress } from '../../actors/tools/net/http-egress';
+import type { WorkAborter } from './work-aborter';
 
 /**
  * The services of one process, created once by `startRuntime` and handed to actor factories
@@ -22,6 +25,12 @@ export interface Services {
   readonly tokens: TokenService;
   /** Runs `proc_execute` code (QuickJS in Piscina, SANDBOX_THREADS); started on first use. Workers only. */
   readonly sandbox?: Sandbox;
+  /** Outbound HTTP and DNS of the `net_*` tools (ALLOW_LOOPBACK_HTTP); created on first use. Workers only. */
+  readonly netEgress?: HttpEgress;
+  /** The agents' private SQL databases (`db_*` tools); opened on first use. Workers only. */
+  readonly privateDatabases?: PrivateDatabases;
+  /** Tool calls in flight and their cancellation (the panic button): `work.abortAll(reason, filter)`. */
+  readonly work?: WorkAborter;
 }
 
 declare module '../http/app.types' {

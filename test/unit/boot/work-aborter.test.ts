@@ -28,11 +28,21 @@ describe('createWorkAborter', () => {
     const inWs = work.track({ accountId: 'a', workspaceId: 'w1' }, new AbortController().signal);
     const otherWs = work.track({ accountId: 'a', workspaceId: 'w2' }, new AbortController().signal);
     const noWs = work.track({}, new AbortController().signal);
-    expect(work.abortAll('panic', { workspaceId: 'w1' })).toEqual({ calls: 1, sandbox: 0, egress: 0, connectors: 0 });
+    expect(work.abortAll('panic', { workspaceId: 'w1' })).toEqual({
+      calls: 1,
+      sandbox: 0,
+      egress: 0,
+      connectors: 0,
+    });
     expect([inWs.signal.aborted, otherWs.signal.aborted, noWs.signal.aborted]).toEqual([true, false, false]);
     expect(s.sandbox.abortAll).not.toHaveBeenCalled();
     expect(s.connectors.abortAll).not.toHaveBeenCalled();
-    expect(work.abortAll('panic', { accountId: 'a' })).toEqual({ calls: 1, sandbox: 0, egress: 0, connectors: 3 });
+    expect(work.abortAll('panic', { accountId: 'a' })).toEqual({
+      calls: 1,
+      sandbox: 0,
+      egress: 0,
+      connectors: 3,
+    });
     expect(s.connectors.abortAll).toHaveBeenCalledWith('panic', { accountId: 'a' });
     expect(otherWs.signal.aborted).toBe(true);
     expect(noWs.signal.aborted).toBe(false);
