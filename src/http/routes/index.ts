@@ -16,8 +16,12 @@ import { toolsRoute } from './tools.route';
 import { vaultRuntimeRoute } from './vault-runtime.route';
 import { vaultRoute } from './vault.route';
 
-/** The routes of the front door so far, in registration order. Add new modules here. */
+/**
+ * The routes of the front door, in registration order. Add new modules here. Express tries routes
+ * in order, so the hottest paths (the tool router, health) come first.
+ */
 export const coreRoutes: readonly RouteModule[] = [
+  mcpRoute,
   healthRoute,
   ffpRoute,
   accountsRoute,
@@ -25,7 +29,6 @@ export const coreRoutes: readonly RouteModule[] = [
   agentsRoute,
   bearerTokensRoute,
   toolsRoute,
-  mcpRoute,
   ffpRoutesRoute,
   connectorsRoute,
   executionsRoute,
