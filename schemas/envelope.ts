@@ -46,7 +46,10 @@ export const ReplyBodySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reply'), value: z.unknown() }),
   z.object({ kind: z.literal('next'), seq: z.number().int().nonnegative(), value: z.unknown() }),
   z.object({ kind: z.literal('complete'), seq: z.number().int().nonnegative() }),
-  z.object({ kind: z.literal('error'), error: z.object({ error: z.string(), code: z.string() }).passthrough() }),
+  z.object({
+    kind: z.literal('error'),
+    error: z.object({ error: z.string(), code: z.string() }).passthrough(),
+  }),
 ]);
 
 export type ReplyBody = z.infer<typeof ReplyBodySchema>;

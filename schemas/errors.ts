@@ -86,8 +86,10 @@ export const errors = {
   unauthorized: (message = 'Authentication required') => new AppError('UNAUTHORIZED', message),
   forbidden: (message: string, details: Record<string, unknown> = {}) =>
     new AppError('PERMISSION_DENIED', message, details),
-  notFound: (message: string, details: Record<string, unknown> = {}) => new AppError('NOT_FOUND', message, details),
-  conflict: (message: string, details: Record<string, unknown> = {}) => new AppError('CONFLICT', message, details),
+  notFound: (message: string, details: Record<string, unknown> = {}) =>
+    new AppError('NOT_FOUND', message, details),
+  conflict: (message: string, details: Record<string, unknown> = {}) =>
+    new AppError('CONFLICT', message, details),
   rateLimited: (message: string, retryAfterSeconds: number) =>
     new AppError('RATE_LIMITED', message, { retryAfter: retryAfterSeconds }),
   unavailable: (message: string, details: Record<string, unknown> = {}) =>
