@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { filesApiOf, type FilesCaller } from '../../../actors/files/files-api.service';
+import { ContentEncodingSchema, FileVisibilitySchema } from '../../../schemas/documents/file';
+import { errors } from '../../../schemas/errors';
+import type { Response } from 'express';
+import type { ResolvedAppDeps, RouteModule } from '../app.types';
+import { requirePrincipal } from '../auth';
+import { parseBody, parseQuery } from '../validation';
+
+const id = z.string().min(1).max(200);
+
+const ListQuerySchema = z.object({
+  action: z.enum(['list', 'preview', 'summarize']).optional(),
+  path: z.string().max(2048).optional(),
+  prefix: z.string().max(2048).optional(),
+  text: z.string().min(1).max(200).optional(),
+  visibility: FileVisibilitySchema.optional(),
+  workspaceId: id.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  cursor: z.string().max(2048).optional(),
+});
+
+const WriteBodySchema = z.object({
+  path: z.string().min(1).max(2048),
+  data: z.string(),
+  contentEncoding: ContentEncodingSchema.default('utf8'),
+  visibility: FileVisibilitySchema.optional(),
+  workspaceId: id.optional(),
+});
+
+const RenameBodySchema = z.object({
+  path: z.string().min(1).max(2048),
+  nextPath: z.string().min(1).max(2048),
+  workspaceId: id.optional(),
+});
+
+const DeleteQuerySchema = z.object({
+  path: z.string().min(1).max(2048),
+  workspaceId: id.optional(),
+});
+
+/** The caller: an operator account or one of its agents (the tenant is the account). */
+function filesCaller(res: Response): FilesCaller {
+  const principal = requirePrincipal(res);
+  if (!principal.accountId) {
+    throw errors.forbidden('Governed files belong to an operator account: use an account session or token');
+  }
+  return principal as FilesCaller;
+}
+
+function apiOf(deps: ResolvedAppDeps) {
+  if (!deps.services) throw errors.unavailable('Files are not available on this node');
+  return filesApiOf(deps.services);
+}
+
+/**
+ * `/api/files` (docs/files.md, "HTTP"): the caller's account's governed files. Reads list what the
+ * caller may see (owner, public, workspace members); every change is recorded as a finished
+ * execution whose rollback (`POST /api/executions/{id}/actions`) restores the previous state.
+ */
+export const filesRoute: RouteModule = (router, deps) => {
+  router.get('/api/files', deps.requireAuth, async (req, res) => {
+    const caller = filesCaller(res);
+    const { action, path, workspaceId, ...query } = parseQuery(ListQuerySchema, req);
+    const api = apiOf(deps);
+    if (action === 'preview' || action === 'summarize') {
+      if (!path) throw errors.validation(`action=${action} needs a path`, { field: 'path' });
+      res.json(
+        action === 'preview'
+          ? await api.preview(caller, path, workspaceId)
+          : await api.summarize(caller, path, workspaceId),
+      );
+      return;
+    }
+    res.json(await api.list(caller, { ...query, workspaceId }));
+  });
+
+  router.post('/api/files', deps.requireAuth, async (req, res) => {
+    const caller = filesCaller(res);
+    const body = parseBody(WriteBodySchema, req);
+    const { entry, execution } = await apiOf(deps).write(caller, body);
+    res.status(201).json({ entry, execution });
+  });
+
+  router.patch('/api/files', deps.requireAuth, async (req, res) => {
+    const caller = filesCaller(res);
+    const body = parseBody(RenameBodySchema, req);
+    const { entry, previousPath, execution } = await apiOf(deps).rename(caller, body);
+    res.json({ entry, previousPath, execution });
+  });
+
+  router.delete('/api/files', deps.requireAuth, async (req, res) => {
+    const caller = filesCaller(res);
+    const query = parseQuery(DeleteQuerySchema, req);
+    res.json(await apiOf(deps).delete(caller, query));
+  });
+};

@@ -1,0 +1,228 @@
+import { bearer, startExecHarness, type ExecHarness } from '../executions/support/harness';
+
+/** `/api/files` over HTTP (docs/files.md, "HTTP"): two accounts on one embedded runtime. */
+describe('/api/files', () => {
+  let h: ExecHarness;
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    h = await startExecHarness();
+    a = await h.account();
+    b = await h.account();
+  }, 60_000);
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  const write = (token: string, body: Record<string, unknown>) =>
+    h.http().post('/api/files').set(bearer(token)).send(body);
+  const list = (token: string, query: Record<string, string> = {}) =>
+    h.http().get('/api/files').query(query).set(bearer(token));
+
+  it('writes, previews and summarizes a file, recorded as a completed execution', async () => {
+    const res = await write(a, { path: 'notes/./todo.md', data: 'one\ntwo\nthree\n' });
+    expect(res.status).toBe(201);
+    expect(res.body.entry).toMatchObject({
+      path: 'notes/todo.md',
+      visibility: 'private',
+      size: 14,
+      contentEncoding: 'utf8',
+      version: 1,
+      owned: true,
+    });
+    expect(res.body.execution).toMatchObject({ type: 'FILE_WRITE', status: 'COMPLETED' });
+    expect(res.body.execution.steps[0].effects).toEqual([
+      { kind: 'file', target: 'notes/todo.md', undone: false },
+    ]);
+    expect(JSON.stringify(res.body)).not.toMatch(/acc_|agt_/);
+
+    const detail = await h.get(a, res.body.execution.id);
+    expect(detail.execution.status).toBe('COMPLETED');
+
+    const preview = await list(a, { action: 'preview', path: 'notes/todo.md' });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({
+      content: 'one\ntwo\nthree\n',
+      truncated: false,
+      contentEncoding: 'utf8',
+    });
+
+    const summary = await list(a, { action: 'summarize', path: 'notes/todo.md' });
+    expect(summary.status).toBe(200);
+    expect(summary.body.summary).toEqual({
+      size: 14,
+      type: 'text/markdown',
+      text: true,
+      lineCount: 3,
+      firstLines: ['one', 'two', 'three'],
+    });
+  });
+
+  it('previews binary content as base64 and truncates large files', async () => {
+    const bytes = Buffer.from([0, 1, 2, 255]);
+    expect(
+      (await write(a, { path: 'bin/x.bin', data: bytes.toString('base64'), contentEncoding: 'base64' }))
+        .status,
+    ).toBe(201);
+    const preview = await list(a, { action: 'preview', path: 'bin/x.bin' });
+    expect(preview.body).toMatchObject({ contentEncoding: 'base64', content: bytes.toString('base64') });
+    const summary = await list(a, { action: 'summarize', path: 'bin/x.bin' });
+    expect(summary.body.summary).toMatchObject({ text: false, lineCount: null, firstLines: [] });
+
+    expect((await write(a, { path: 'big.txt', data: 'é'.repeat(40_000) })).status).toBe(201);
+    const big = await list(a, { action: 'preview', path: 'big.txt' });
+    expect(big.body.truncated).toBe(true);
+    expect(Buffer.byteLength(big.body.content as string)).toBeLessThanOrEqual(64 * 1024);
+    expect(big.body.content).toMatch(/^é+$/);
+  });
+
+  it('rolls a write back to the previous content, and a new file back to nothing', async () => {
+    await write(a, { path: 'doc.txt', data: 'first' });
+    const second = await write(a, { path: 'doc.txt', data: 'second' });
+    expect(second.body.entry.version).toBe(2);
+
+    const rolled = await h.act(a, second.body.execution.id, 'rollback');
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.rollback.undone).toHaveLength(1);
+    expect(rolled.body.rollback.notUndone).toEqual([]);
+    const preview = await list(a, { action: 'preview', path: 'doc.txt' });
+    expect(preview.body.content).toBe('first');
+
+    const fresh = await write(a, { path: 'fresh/new.txt', data: 'x' });
+    expect((await h.act(a, fresh.body.execution.id, 'rollback')).status).toBe(200);
+    expect((await list(a, { action: 'preview', path: 'fresh/new.txt' })).status).toBe(404);
+
+    // B cannot roll back A's execution.
+    expect((await h.act(b, second.body.execution.id, 'rollback')).status).toBe(404);
+  });
+
+  it('renames and deletes, each with an execution that a rollback undoes', async () => {
+    await write(a, { path: 'old.txt', data: 'moving' });
+    const moved = await h
+      .http()
+      .patch('/api/files')
+      .set(bearer(a))
+      .send({ path: 'old.txt', nextPath: 'new/place.txt' });
+    expect(moved.status).toBe(200);
+    expect(moved.body.entry).toMatchObject({ path: 'new/place.txt' });
+    expect(moved.body.execution).toMatchObject({ type: 'FILE_RENAME', status: 'COMPLETED' });
+    expect((await list(a, { action: 'preview', path: 'old.txt' })).status).toBe(404);
+
+    const onto = await h
+      .http()
+      .patch('/api/files')
+      .set(bearer(a))
+      .send({ path: 'doc.txt', nextPath: 'new/place.txt' });
+    expect(onto.status).toBe(409);
+
+    const del = await h.http().delete('/api/files').query({ path: 'new/place.txt' }).set(bearer(a));
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({
+      path: 'new/place.txt',
+      deleted: true,
+      execution: { type: 'FILE_DELETE' },
+    });
+    expect((await list(a, { action: 'preview', path: 'new/place.txt' })).status).toBe(404);
+
+    expect((await h.act(a, del.body.execution.id, 'rollback')).status).toBe(200);
+    expect((await list(a, { action: 'preview', path: 'new/place.txt' })).body.content).toBe('moving');
+    expect((await h.act(a, moved.body.execution.id, 'rollback')).status).toBe(200);
+    expect((await list(a, { action: 'preview', path: 'old.txt' })).body.content).toBe('moving');
+  });
+
+  it('applies visibility across two accounts', async () => {
+    await write(a, { path: 'vis/secret.txt', data: 'private' });
+    await write(a, { path: 'vis/open.txt', data: 'hello world', visibility: 'public' });
+
+    const mine = await list(a, { prefix: 'vis' });
+    expect(mine.body.entries.map((e: { path: string }) => e.path)).toEqual([
+      'vis/open.txt',
+      'vis/secret.txt',
+    ]);
+    expect(mine.body.entries.every((e: { owned: boolean }) => e.owned)).toBe(true);
+
+    const theirs = await list(b, { prefix: 'vis' });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.entries).toEqual([expect.objectContaining({ path: 'vis/open.txt', owned: false })]);
+    expect(JSON.stringify(theirs.body)).not.toMatch(/acc_|agt_/);
+
+    expect((await list(b, { action: 'preview', path: 'vis/open.txt' })).body.content).toBe('hello world');
+    expect((await list(b, { action: 'preview', path: 'vis/secret.txt' })).status).toBe(404);
+    // B's delete works in B's own space: A's public file is not B's.
+    expect((await h.http().delete('/api/files').query({ path: 'vis/open.txt' }).set(bearer(b))).status).toBe(
+      404,
+    );
+
+    // Filters: text (substring of the path, any case), visibility.
+    const text = await list(a, { text: 'OPEN' });
+    expect(text.body.entries.map((e: { path: string }) => e.path)).toEqual(['vis/open.txt']);
+    const pub = await list(a, { visibility: 'private', prefix: 'vis' });
+    expect(pub.body.entries.map((e: { path: string }) => e.path)).toEqual(['vis/secret.txt']);
+  });
+
+  it('pages with limit and cursor', async () => {
+    for (const n of [1, 2, 3]) await write(a, { path: `page/f${n}.txt`, data: String(n) });
+    const first = await list(a, { prefix: 'page', limit: '2' });
+    expect(first.body.entries).toHaveLength(2);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const second = await list(a, { prefix: 'page', limit: '2', cursor: first.body.nextCursor as string });
+    expect(second.body.entries.map((e: { path: string }) => e.path)).toEqual(['page/f3.txt']);
+    expect(second.body.nextCursor).toBeNull();
+  });
+
+  it('writes in a workspace the caller is a member of, and refuses others', async () => {
+    const res = await write(a, { path: 'ws.txt', data: 'team' });
+    const workspaceId = res.body.execution.workspaceId as string;
+    const inWs = await write(a, { path: 'team/plan.md', data: 'plan', visibility: 'workspace', workspaceId });
+    expect(inWs.status).toBe(201);
+    expect(inWs.body.execution.workspaceId).toBe(workspaceId);
+    expect((await list(a, { workspaceId, prefix: 'team' })).body.entries).toHaveLength(1);
+    expect((await list(b, { prefix: 'team' })).body.entries).toEqual([]);
+    expect((await write(b, { path: 'x.txt', data: 'x', workspaceId })).status).toBe(404);
+    // workspace visibility without a workspace
+    expect((await write(a, { path: 'y.txt', data: 'y', visibility: 'workspace' })).status).toBe(400);
+  });
+
+  it('refuses changes while the workspace is in panic lockdown', async () => {
+    const c = await h.account();
+    expect((await h.http().post('/api/panic').set(bearer(c)).send({})).status).toBe(200);
+    const refused = await write(c, { path: 'locked.txt', data: 'x' });
+    expect(refused.status).toBe(403);
+    expect((await list(c, { action: 'preview', path: 'locked.txt' })).status).toBe(404);
+    expect((await h.http().delete('/api/panic').set(bearer(c))).status).toBe(200);
+    expect((await write(c, { path: 'locked.txt', data: 'x' })).status).toBe(201);
+  });
+
+  it('takes named tokens with the workspace or project scope, not others', async () => {
+    const token = async (name: string, scopes: string[]) => {
+      const res = await h.http().post('/api/bearer-tokens').set(bearer(a)).send({ name, scopes });
+      expect(res.status).toBe(201);
+      return res.body.bearerToken as string;
+    };
+    expect((await list(await token('files-ws', ['workspace']))).status).toBe(200);
+    expect(
+      (await write(await token('files-project', ['project']), { path: 'scoped.txt', data: 's' })).status,
+    ).toBe(201);
+    expect((await list(await token('files-workflow', ['workflow']))).status).toBe(403);
+  });
+
+  it('answers 400, 401, 404 and 413', async () => {
+    expect((await write(a, { path: '../etc/passwd', data: 'x' })).status).toBe(400);
+    expect((await write(a, { path: '/abs.txt', data: 'x' })).status).toBe(400);
+    expect((await write(a, { data: 'x' })).status).toBe(400);
+    expect((await write(a, { path: 'a.txt', data: 'x', contentEncoding: 'hex' })).status).toBe(400);
+    expect((await list(a, { action: 'preview' })).status).toBe(400);
+    expect((await list(a, { limit: '0' })).status).toBe(400);
+    expect((await list(a, { cursor: 'nonsense' })).status).toBe(400);
+    expect((await list(a, { action: 'preview', path: 'missing.txt' })).status).toBe(404);
+    expect((await h.http().delete('/api/files').query({ path: 'missing.txt' }).set(bearer(a))).status).toBe(
+      404,
+    );
+    expect((await h.http().delete('/api/files').set(bearer(a))).status).toBe(400);
+    expect((await h.http().get('/api/files')).status).toBe(401);
+    const tooBig = await write(a, { path: 'huge.txt', data: 'x'.repeat(5 * 1024 * 1024 + 1) });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.code).toBe('PAYLOAD_TOO_LARGE');
+  }, 30_000);
+});
