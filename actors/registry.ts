@@ -4,7 +4,9 @@ import { connectorsActors } from './connectors/connectors';
 import { executionsActors } from './executions/executions';
 import { accountsActors } from './identity/accounts';
 import { agentsAndTokensActors } from './identity/agents-and-tokens';
+import { memoryActors } from './memory/memory';
 import { healthActor } from './ops/health.actor';
+import { studioActors } from './studio/studio';
 import { withToolRouter } from './tools/router/agent-tools.extension';
 import { vaultActors } from './vault/vault';
 
@@ -27,6 +29,8 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
     ...withToolRouter(agentsAndTokensActors(services), services),
     ...connectorsActors(services),
     ...executionsActors(services),
+    ...studioActors(services),
+    ...memoryActors(services),
     ...vaultActors(services),
   ];
 }

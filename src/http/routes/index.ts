@@ -3,15 +3,19 @@ import { accountsRoute } from './accounts.route';
 import { agentsRoute } from './agents.route';
 import { bearerTokensRoute } from './bearer-tokens.route';
 import { connectorsRoute } from './connectors.route';
+import { executionEventsRoute } from './execution-events.route';
 import { executionsRoute } from './executions.route';
 import { ffpRoutesRoute } from './ffp-routes.route';
 import { ffpRoute } from './ffp.route';
+import { filesRoute } from './files.route';
 import { healthRoute } from './health.route';
 import { mcpRoute } from './mcp.route';
+import { memoryRoute } from './memory.route';
 import { notificationsRoute } from './notifications.route';
 import { panicRoute } from './panic.route';
 import { recoveryRoute } from './recovery.route';
 import { sessionRoute } from './session.route';
+import { studioRoute } from './studio.route';
 import { toolsRoute } from './tools.route';
 import { vaultRuntimeRoute } from './vault-runtime.route';
 import { vaultRoute } from './vault.route';
@@ -32,9 +36,13 @@ export const coreRoutes: readonly RouteModule[] = [
   ffpRoutesRoute,
   connectorsRoute,
   executionsRoute,
+  executionEventsRoute,
   recoveryRoute,
   panicRoute,
   notificationsRoute,
+  studioRoute,
   vaultRoute,
   vaultRuntimeRoute,
+  filesRoute,
+  memoryRoute,
 ];

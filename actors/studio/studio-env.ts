@@ -1,0 +1,61 @@
+import type { Principal } from '../../schemas/auth';
+import { errors } from '../../schemas/errors';
+import { ConnectorListResponseSchema } from '../../schemas/http/connectors';
+import { AgentListToolsReplySchema } from '../../schemas/messages/tools';
+import type { Services } from '../../src/boot/services';
+import { callerAgentId } from '../tools/router/default-agent';
+import type { StudioEnv, StudioToolEntry } from './studio-commands';
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * What the Studio commands need, from the process's services: the tool router's registry and
+ * deadlines, the caller's tool listing (the built-in tools and the connector tools its agent may
+ * call, as `GET /tools` lists them) and its account's connectors.
+ */
+export function studioEnvOf(services: Services): StudioEnv {
+  const router = services.toolRouter;
+  if (!router) throw errors.unavailable('The tool router is not available');
+  const { registry, resolvers } = router;
+  const builtin: StudioToolEntry[] = registry.mcpTools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    readOnly: t.annotations.readOnlyHint,
+  }));
+  return {
+    system: services.system,
+    services,
+    registry,
+    deadlineMs: (target) => router.deadlineMs(target),
+    listTools: async (principal: Principal) => {
+      if (!resolvers.connector) return builtin;
+      let extra: StudioToolEntry[] = [];
+      try {
+        const reply = await services.system.ask(
+          `agent:${callerAgentId(principal)}`,
+          'agent.listTools',
+          {},
+          { auth: principal },
+        );
+        extra = AgentListToolsReplySchema.parse(reply).tools.map(({ name, description, readOnly }) => ({
+          name,
+          description,
+          readOnly,
+        }));
+      } catch (err) {
+        services.logger.warn({ err }, 'studio: the connector tools of the caller could not be listed');
+      }
+      return [...builtin, ...extra].sort(byName);
+    },
+    listConnectors: async (principal: Principal) => {
+      if (!principal.accountId) return [];
+      const reply = await services.system.ask(
+        `connectors:${principal.accountId}`,
+        'connectors.list',
+        {},
+        { auth: principal },
+      );
+      return ConnectorListResponseSchema.parse(reply).connectors;
+    },
+  };
+}
