@@ -5,6 +5,7 @@ import { filesCollections } from './files/files.collection';
 import { accountsCollections } from './identity/accounts';
 import { agentsAndTokensCollections } from './identity/agents-and-tokens';
 import { revokedTokensCollection } from './identity/revoked-tokens.repo';
+import { memoryCollections } from './memory/memory.collection';
 import { routeCollections } from './tools/router/route-records';
 import { vaultCollections } from './vault/vault.collection';
 
@@ -19,6 +20,7 @@ export const collectionDefinitions: CollectionDefinition<any>[] = [
   ...agentsAndTokensCollections,
   ...routeCollections,
   ...filesCollections,
+  ...memoryCollections,
   ...connectorsCollections,
   ...executionsCollections,
   ...vaultCollections,
