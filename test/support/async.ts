@@ -34,3 +34,21 @@ export function deferred<T = void>(): Deferred<T> {
   });
   return { promise, resolve, reject };
 }
+
+/**
+ * Polls `check` until it returns a truthy value and resolves with it; rejects after `timeoutMs`.
+ * For conditions that eventually hold (counters written in batches, broadcasts, sweeps).
+ */
+export async function eventually<T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 5000,
+  intervalMs = 20,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(intervalMs);
+  }
+}

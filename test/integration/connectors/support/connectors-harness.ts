@@ -7,6 +7,7 @@ import type { ConnectorsOptions } from '../../../../actors/connectors/connectors
 import { startRuntime, type Runtime } from '../../../../src/boot/runtime';
 import { loadConfig } from '../../../../src/config/load-config';
 import { silentLogger } from '../../../../src/logging/logger';
+import { eventually as pollUntil } from '../../../support/async';
 
 /** The stdio entry of @modelcontextprotocol/server-everything, resolved where it is installed. */
 export const EVERYTHING_ENTRY = path.join(
@@ -107,16 +108,8 @@ export function everythingChildren(): number[] {
   return out;
 }
 
-/** Polls until `check` returns a truthy value (or throws after `timeoutMs`). */
-export async function eventually<T>(
-  check: () => T | false | null | undefined | Promise<T | false | null | undefined>,
+/** Polls `check` until it returns a truthy value (connector sessions are slow to come and go: 8 s). */
+export const eventually = <T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
   timeoutMs = 8000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+): Promise<T> => pollUntil(check, timeoutMs, 50);

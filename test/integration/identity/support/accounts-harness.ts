@@ -161,23 +161,11 @@ export function resetTokenFor(dir: string, email: string): string | undefined {
   return last?.raw.match(/Reset token: ([A-Za-z0-9_-]+)/)?.[1];
 }
 
-/** Polls until `check` returns a truthy value. */
-export async function eventually<T>(
-  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  timeoutMs = 5000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** The `ars.sid` value of a Set-Cookie header, if any. */
 export function sessionCookieOf(res: { headers: Record<string, unknown> }): string | undefined {
   const header = res.headers['set-cookie'] as string[] | string | undefined;
   const list = header === undefined ? [] : Array.isArray(header) ? header : [header];
   return list.find((c) => c.startsWith('ars.sid='))?.split(';')[0];
 }
+
+export { eventually } from '../../../support/async';

@@ -59,16 +59,4 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
 /** `Authorization` header value. */
 export const bearer = (token: string) => `Bearer ${token}`;
 
-/** Polls `check` until it returns a truthy value (or throws after `timeoutMs`). */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | null | false>,
-  timeoutMs = 5000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { eventually } from '../../../support/async';
