@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { InvokedByTypeSchema } from '../messages/tools';
-import { RouteSourceSchema } from '../documents/route-record';
+import { RouteRecordDocumentSchema } from '../documents/route-record';
 
 /**
  * `POST /mcp` in the spec's dialect (any body without `jsonrpc`): `{tool, input | arguments,
@@ -39,22 +38,13 @@ export const FfpRoutesQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-/** A route record as shown (no internal ids). */
-export const RouteViewSchema = z.object({
-  tool: z.string(),
-  primitive: z.string(),
-  fallbackUsed: z.boolean(),
-  invokedByType: InvokedByTypeSchema,
-  routeDecision: z.object({ source: RouteSourceSchema }),
-  related: z.object({
-    apps: z.array(z.string()),
-    workflows: z.array(z.string()),
-    skills: z.array(z.string()),
-  }),
-  agentRef: z.string(),
-  status: z.enum(['ok', 'error']),
-  errorCode: z.string().optional(),
-  durationMs: z.number(),
+/** A route record as shown: the stored record without its internal ids, `at` as an ISO string. */
+export const RouteViewSchema = RouteRecordDocumentSchema.omit({
+  _id: true,
+  agentId: true,
+  accountId: true,
+  at: true,
+}).extend({
   at: z.string(),
 });
 export type RouteView = z.infer<typeof RouteViewSchema>;
