@@ -1,5 +1,6 @@
 import * as amqp from 'amqplib';
 import type { Channel } from 'amqplib';
+import { AmqpNames } from '../../src/transport/amqp-topology';
 
 /**
  * Runs `fn` with a short-lived AMQP channel of its own, for tests that inspect or clean the broker.
@@ -52,4 +53,23 @@ export async function deleteAmqpTopology(
   } finally {
     await connection.close().catch(() => undefined);
   }
+}
+
+/**
+ * Deletes what the nodes of one test cluster declared under `prefix`: the command and dead-letter
+ * queues of `kinds`, each node's reply and broadcast inbox, and the shared exchanges.
+ */
+export async function deleteClusterTopology(
+  url: string,
+  prefix: string,
+  cluster: { kinds: readonly string[]; nodeIds: readonly string[] },
+): Promise<void> {
+  const names = new AmqpNames(prefix);
+  await deleteAmqpTopology(url, {
+    queues: [
+      ...cluster.kinds.flatMap((k) => [names.commandQueue(k), names.deadLetterQueue(k)]),
+      ...cluster.nodeIds.flatMap((n) => [names.replyQueue(n), names.broadcastQueue(n)]),
+    ],
+    exchanges: [names.deadLetterExchange, names.broadcastExchange],
+  });
 }

@@ -1,8 +1,7 @@
 import { demoCounterKey } from '../../../actors/executions/demo-steps.runner';
 import { executionsCollection } from '../../../actors/executions/executions.repo';
 import type { ExecutionEvent } from '../../../schemas/messages/executions';
-import { AmqpNames } from '../../../src/transport/amqp-topology';
-import { deleteAmqpTopology } from '../../support/amqp-admin';
+import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { describeWithService } from '../../support/services';
 import { bearer, sleep, startExecHarness, type ExecHarness } from './support/harness';
@@ -24,14 +23,7 @@ describeWithService('amqp', 'executions over RabbitMQ', (amqpUrl) => {
     const kinds = h?.runtime.system.status().kinds ?? [];
     const nodeId = h?.runtime.config.NODE_ID;
     await h?.stop();
-    const names = new AmqpNames(prefix);
-    await deleteAmqpTopology(amqpUrl, {
-      queues: [
-        ...kinds.flatMap((k) => [names.commandQueue(k), names.deadLetterQueue(k)]),
-        ...(nodeId ? [names.replyQueue(nodeId), names.broadcastQueue(nodeId)] : []),
-      ],
-      exchanges: [names.deadLetterExchange, names.broadcastExchange],
-    });
+    await deleteClusterTopology(amqpUrl, prefix, { kinds, nodeIds: nodeId ? [nodeId] : [] });
   });
 
   const incrs = (n: number) => Array.from({ length: n }, () => ({ op: 'incr', key: 'n' }));

@@ -1,5 +1,4 @@
-import { AmqpNames } from '../../../src/transport/amqp-topology';
-import { deleteAmqpTopology } from '../../support/amqp-admin';
+import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { describeWithService } from '../../support/services';
 import { bearer, startIdentityHarness, type IdentityHarness } from './support/identity-harness';
@@ -20,14 +19,7 @@ describeWithService('amqp', 'agents and named tokens over RabbitMQ', (amqpUrl) =
     const kinds = h?.runtime.system.status().kinds ?? [];
     const nodeId = h?.runtime.config.NODE_ID;
     await h?.stop();
-    const names = new AmqpNames(prefix);
-    await deleteAmqpTopology(amqpUrl, {
-      queues: [
-        ...kinds.flatMap((k) => [names.commandQueue(k), names.deadLetterQueue(k)]),
-        ...(nodeId ? [names.replyQueue(nodeId), names.broadcastQueue(nodeId)] : []),
-      ],
-      exchanges: [names.deadLetterExchange, names.broadcastExchange],
-    });
+    await deleteClusterTopology(amqpUrl, prefix, { kinds, nodeIds: nodeId ? [nodeId] : [] });
   });
 
   it('registers, counts calls, deploys a subagent, and manages a named token', async () => {

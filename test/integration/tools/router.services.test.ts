@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { AmqpNames } from '../../../src/transport/amqp-topology';
-import { deleteAmqpTopology } from '../../support/amqp-admin';
+import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { describeWithService } from '../../support/services';
 import { eventually, startRouterHarness, type RouterHarness } from './support/router-harness';
@@ -80,14 +79,7 @@ describeWithService('amqp', 'tool router over RabbitMQ', (amqpUrl) => {
     const kinds = h?.runtime.system.status().kinds ?? [];
     const nodeId = h?.runtime.config.NODE_ID;
     await h?.stop();
-    const names = new AmqpNames(prefix);
-    await deleteAmqpTopology(amqpUrl, {
-      queues: [
-        ...kinds.flatMap((k) => [names.commandQueue(k), names.deadLetterQueue(k)]),
-        ...(nodeId ? [names.replyQueue(nodeId), names.broadcastQueue(nodeId)] : []),
-      ],
-      exchanges: [names.deadLetterExchange, names.broadcastExchange],
-    });
+    await deleteClusterTopology(amqpUrl, prefix, { kinds, nodeIds: nodeId ? [nodeId] : [] });
   });
 
   it('routes calls through the agent actor over the wire', async () => {

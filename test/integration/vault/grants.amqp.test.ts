@@ -6,8 +6,7 @@ import { WORKSPACE_PANIC_BROADCAST } from '../../../schemas/messages/tools';
 import { startRuntime, type Runtime } from '../../../src/boot/runtime';
 import { loadConfig } from '../../../src/config/load-config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/store/embedded-mongo';
-import { AmqpNames } from '../../../src/transport/amqp-topology';
-import { deleteAmqpTopology } from '../../support/amqp-admin';
+import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { describeWithService } from '../../support/services';
 import {
@@ -89,14 +88,7 @@ describeWithService('amqp', 'vault grants over RabbitMQ with two workers', (amqp
     const nodes = [...workers, front].filter(Boolean).map((r) => r.config.NODE_ID!);
     for (const runtime of [front, ...workers]) await runtime?.stop();
     await mongo?.close();
-    const names = new AmqpNames(prefix);
-    await deleteAmqpTopology(amqpUrl, {
-      queues: [
-        ...kinds.flatMap((k) => [names.commandQueue(k), names.deadLetterQueue(k)]),
-        ...nodes.flatMap((n) => [names.replyQueue(n), names.broadcastQueue(n)]),
-      ],
-      exchanges: [names.deadLetterExchange, names.broadcastExchange],
-    });
+    await deleteClusterTopology(amqpUrl, prefix, { kinds, nodeIds: nodes });
     if (mongo) assertNoLeaks(values, [logs.text()], [mongoDir, ...dirs]);
     for (const dir of [mongoDir, ...dirs]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
