@@ -8,6 +8,7 @@ import { revokedTokensCollection } from './identity/revoked-tokens.repo';
 import { memoryCollections } from './memory/memory.collection';
 import { routeCollections } from './tools/router/route-records';
 import { vaultCollections } from './vault/vault.collection';
+import { workspacesCollections } from './workspaces/workspaces';
 
 /**
  * Every document collection of the service; `startRuntime` ensures their indexes at boot
@@ -24,4 +25,5 @@ export const collectionDefinitions: CollectionDefinition<any>[] = [
   ...connectorsCollections,
   ...executionsCollections,
   ...vaultCollections,
+  ...workspacesCollections,
 ];

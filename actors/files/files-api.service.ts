@@ -7,7 +7,7 @@ import type { Services } from '../../src/boot/services';
 import { executionsServiceOf } from '../executions/executions.service';
 import { executionView } from '../executions/execution-views';
 import { recordCompletedExecution, workspaceForChange } from '../executions/record-completed';
-import { workspacesCollection } from '../identity/accounts.repo';
+import { workspaceMembershipOf } from '../workspaces/workspaces';
 import { canSee, viewerOwns, visibleFilter, type FileViewer } from './file-scope';
 import { fileStoreOf } from './file-store';
 import {
@@ -85,6 +85,12 @@ function isUtf8(bytes: Buffer): boolean {
   }
 }
 
+/** The caller as a workspace member: its account, and itself when it is an agent. */
+const memberSubject = (caller: FilesCaller) => ({
+  accountId: caller.accountId,
+  ...(caller.subjectType === 'agent' && caller.agentId ? { agentId: caller.agentId } : {}),
+});
+
 const listItem = (entry: FileEntry, owned: boolean): FileListItem => ({
   path: entry.path,
   visibility: entry.visibility,
@@ -110,18 +116,20 @@ export class FilesApi {
   /** The caller's space: the account's, or its files in a workspace it is a member of (else 404). */
   async scopeOf(caller: FilesCaller, workspaceId: string | undefined): Promise<FileScope> {
     if (workspaceId === undefined) return { accountId: caller.accountId };
-    if (!(await this.executions.workspaces.workspaceOwnedBy(caller.accountId, workspaceId))) {
+    if (!(await workspaceMembershipOf(this.services).isMember(memberSubject(caller), workspaceId))) {
       throw errors.notFound('Workspace not found', { workspaceId });
     }
     return { accountId: caller.accountId, workspaceId };
   }
 
-  /** The viewer of the visibility rule: the account (its agents' files included) and its workspaces. */
+  /**
+   * The viewer of the visibility rule: the account (its agents' files included) and the
+   * workspaces the caller is a member of (docs/workspaces.md: an agent caller adds those it was
+   * added to itself).
+   */
   async viewerOf(caller: FilesCaller): Promise<FileViewer> {
-    const workspaces = await this.services.documents
-      .repository(workspacesCollection)
-      .find({ $or: [{ ownerAccountId: caller.accountId }, { 'members.accountId': caller.accountId }] });
-    return { accountId: caller.accountId, workspaceIds: workspaces.map((w) => w._id) };
+    const workspaceIds = await workspaceMembershipOf(this.services).workspaceIdsOf(memberSubject(caller));
+    return { accountId: caller.accountId, workspaceIds };
   }
 
   /** Live files the caller may see, sorted by path (then id), a page at a time. */

@@ -8,8 +8,8 @@ import { executionsServiceOf } from '../executions/executions.service';
 import { executionView } from '../executions/execution-views';
 import { recordCompletedExecution, workspaceForChange } from '../executions/record-completed';
 import { escapeRegex } from '../files/file-views';
-import { workspacesCollection } from '../identity/accounts.repo';
 import { agentsCollection } from '../identity/agents.collection';
+import { workspaceMembershipOf } from '../workspaces/workspaces';
 import {
   MEMORY_LIMITS,
   MemoryEntryDocumentSchema,
@@ -152,6 +152,12 @@ function checkContent(content: unknown): string {
   return json;
 }
 
+/** The caller as a workspace member: its account, and itself when it is an agent. */
+const memberSubject = (caller: MemoryCaller) => ({
+  accountId: caller.accountId,
+  ...(caller.subjectType === 'agent' && caller.agentId ? { agentId: caller.agentId } : {}),
+});
+
 export class MemoryApi {
   constructor(private readonly services: Services) {
     registerMemoryUndoer(services);
@@ -172,11 +178,9 @@ export class MemoryApi {
     return agent?.agentRef ?? null;
   }
 
-  private async workspaceIdsOf(caller: MemoryCaller): Promise<string[]> {
-    const workspaces = await this.services.documents
-      .repository(workspacesCollection)
-      .find({ $or: [{ ownerAccountId: caller.accountId }, { 'members.accountId': caller.accountId }] });
-    return workspaces.map((w) => w._id);
+  /** The workspaces the caller is a member of (docs/workspaces.md), for `workspace` visibility. */
+  private workspaceIdsOf(caller: MemoryCaller): Promise<string[]> {
+    return workspaceMembershipOf(this.services).workspaceIdsOf(memberSubject(caller));
   }
 
   /** Entries the caller may see (own; public; `workspace` ones of its workspaces), by namespace and key. */
@@ -211,7 +215,7 @@ export class MemoryApi {
     const namespaceId = input.namespaceId ?? MEMORY_LIMITS.defaultNamespaceId;
     if (
       input.workspaceId &&
-      !(await this.executions.workspaces.workspaceOwnedBy(caller.accountId, input.workspaceId))
+      !(await workspaceMembershipOf(this.services).isMember(memberSubject(caller), input.workspaceId))
     ) {
       throw errors.notFound('Workspace not found', { workspaceId: input.workspaceId });
     }

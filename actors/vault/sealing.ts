@@ -5,11 +5,16 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * the 16-byte authentication tag, and associated data (AAD) that binds the ciphertext to where it
  * belongs, so a sealed value copied to another document, field or purpose does not open.
  *
- * Format: `v1.<iv>.<tag>.<ciphertext>`, each part base64url. Used by the vault (secrets, transit)
- * and the connectors (headers, environment), each under its own key derived from VAULT_MASTER_KEY.
+ * Formats, each part base64url:
+ * - `v1.<iv>.<tag>.<ciphertext>` (`seal`): transit seals and the connectors (headers,
+ *   environment), and vault values stored before key ids existed;
+ * - `v2.<keyId>.<iv>.<tag>.<ciphertext>` (`sealKeyed`): vault values at rest. `keyId` names the
+ *   master key (`masterKeyId`, not the key itself) so that after a rotation each stored value says
+ *   which key opens it (docs/vault.md, "Master key rotation"). The key id is bound into the AAD.
  */
 
 const FORMAT = 'v1';
+const KEYED_FORMAT = 'v2';
 const ALGORITHM = 'aes-256-gcm';
 const TAG_BYTES = 16;
 
@@ -21,18 +26,17 @@ export function deriveKey(masterKey: Buffer, label: string): Buffer {
   return Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), label, 32));
 }
 
+/**
+ * A public name of a master key: 6 bytes of HKDF-SHA256 under its own label, as 12 hex
+ * characters. It tells keys apart and reveals nothing usable about the key.
+ */
+export function masterKeyId(masterKey: Buffer): string {
+  return deriveKey(masterKey, 'ars/vault/key-id/v1').subarray(0, 6).toString('hex');
+}
+
 /** Seals `plaintext` (UTF-8) under `key`, bound to `aad`. */
 export function seal(key: Buffer, plaintext: string, aad: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv(ALGORITHM, key, iv);
-  cipher.setAAD(Buffer.from(aad, 'utf8'));
-  const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [
-    FORMAT,
-    iv.toString('base64url'),
-    cipher.getAuthTag().toString('base64url'),
-    ct.toString('base64url'),
-  ].join('.');
+  return [FORMAT, ...gcmSeal(key, plaintext, aad)].join('.');
 }
 
 /**
@@ -42,6 +46,45 @@ export function seal(key: Buffer, plaintext: string, aad: string): string {
 export function unseal(key: Buffer, sealed: string, aad: string): string | undefined {
   const [v, iv, tag, ct, extra] = sealed.split('.');
   if (v !== FORMAT || !iv || !tag || ct === undefined || extra !== undefined) return undefined;
+  return gcmOpen(key, iv, tag, ct, aad);
+}
+
+/** Seals under `key` in the `v2` format, naming the master key it derives from (`keyId`). */
+export function sealKeyed(key: Buffer, keyId: string, plaintext: string, aad: string): string {
+  return [KEYED_FORMAT, keyId, ...gcmSeal(key, plaintext, keyedAad(keyId, aad))].join('.');
+}
+
+/** Opens a `v2` value sealed under `key`; `undefined` as `unseal` (a `v1` value included). */
+export function unsealKeyed(key: Buffer, sealed: string, aad: string): string | undefined {
+  const [v, keyId, iv, tag, ct, extra] = sealed.split('.');
+  if (v !== KEYED_FORMAT || !keyId || !iv || !tag || ct === undefined || extra !== undefined) {
+    return undefined;
+  }
+  return gcmOpen(key, iv, tag, ct, keyedAad(keyId, aad));
+}
+
+/** The key id of a `v2` value, `null` for a `v1` value (no key id), `undefined` for anything else. */
+export function sealedKeyId(sealed: string): string | null | undefined {
+  const [v, keyId] = sealed.split('.', 2);
+  if (v === FORMAT) return null;
+  if (v === KEYED_FORMAT && keyId && /^[0-9a-f]{12}$/.test(keyId)) return keyId;
+  return undefined;
+}
+
+function keyedAad(keyId: string, aad: string): string {
+  return `${keyId}\u0000${aad}`;
+}
+
+/** `[iv, tag, ciphertext]`, base64url. */
+function gcmSeal(key: Buffer, plaintext: string, aad: string): [string, string, string] {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv(ALGORITHM, key, iv);
+  cipher.setAAD(Buffer.from(aad, 'utf8'));
+  const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')];
+}
+
+function gcmOpen(key: Buffer, iv: string, tag: string, ct: string, aad: string): string | undefined {
   try {
     // An explicit tag length: without it GCM would accept a truncated (forgeable) tag.
     const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(iv, 'base64url'), {

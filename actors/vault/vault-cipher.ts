@@ -1,5 +1,5 @@
 import { AppError } from '../../schemas/errors';
-import { deriveKey, seal, unseal } from './sealing';
+import { deriveKey, masterKeyId, seal, sealedKeyId, sealKeyed, unseal, unsealKeyed } from './sealing';
 
 /** Where a secret value is stored: its ciphertext opens only for the same account, id and version. */
 export interface SecretRef {
@@ -11,51 +11,129 @@ export interface SecretRef {
 /** Hops a value makes between the front door and the actors, each bound to its own AAD. */
 export type TransitPurpose = 'create' | 'rotate' | 'consume' | 'credential';
 
+/** The keys derived from one master key, and its public id. */
+interface KeyRing {
+  id: string;
+  storage: Buffer;
+  transit: Buffer;
+}
+
+function ringOf(masterKey: Buffer): KeyRing {
+  return {
+    id: masterKeyId(masterKey),
+    storage: deriveKey(masterKey, 'ars/vault/secrets/v1'),
+    transit: deriveKey(masterKey, 'ars/vault/transit/v1'),
+  };
+}
+
+/** A stored value opened, and the same value sealed anew under the current key when it was not. */
+export interface OpenedSecret {
+  value: string;
+  /** Present when the stored value is not under the current master key: store this instead. */
+  resealed?: string;
+}
+
 /**
  * The vault's two keys, both derived from VAULT_MASTER_KEY (HKDF-SHA256):
  *
- * - `ars/vault/secrets/v1` seals values at rest. AAD = `vault-secret`, the account, the secret id
- *   and the value version, so a ciphertext moved to another secret (or replayed as another
- *   version of the same one) does not open.
+ * - `ars/vault/secrets/v1` seals values at rest (`v2.<keyId>.…`). AAD = `vault-secret`, the
+ *   account, the secret id and the value version, so a ciphertext moved to another secret (or
+ *   replayed as another version of the same one) does not open.
  * - `ars/vault/transit/v1` seals values inside envelopes (front door ↔ actors), bound to the
  *   purpose and to the account, grant or credential, so the broker never carries a value in clear.
+ *
+ * **Rotation** (docs/vault.md): `previousKeys` are the master keys used before the current one.
+ * A stored value names its key by id; one under a previous key opens, and `openSecretForUse`
+ * hands back its re-sealing under the current key. A value under a key the cipher does not hold
+ * is a clear error naming the key id (never garbage: GCM authenticates every value).
  */
 export class VaultCipher {
-  private readonly storageKey: Buffer;
-  private readonly transitKey: Buffer;
+  private readonly current: KeyRing;
+  private readonly previous: KeyRing[];
 
-  constructor(masterKey: Buffer) {
-    this.storageKey = deriveKey(masterKey, 'ars/vault/secrets/v1');
-    this.transitKey = deriveKey(masterKey, 'ars/vault/transit/v1');
+  constructor(masterKey: Buffer, previousKeys: readonly Buffer[] = []) {
+    this.current = ringOf(masterKey);
+    this.previous = previousKeys.map(ringOf).filter((r) => r.id !== this.current.id);
+  }
+
+  /** The id of the current master key (the `<keyId>` of every value sealed now). */
+  get keyId(): string {
+    return this.current.id;
+  }
+
+  /** Whether a stored value is sealed under the current master key. */
+  isCurrent(sealed: string): boolean {
+    return sealedKeyId(sealed) === this.current.id;
   }
 
   sealSecret(ref: SecretRef, value: string): string {
-    return seal(this.storageKey, value, secretAad(ref));
+    return sealKeyed(this.current.storage, this.current.id, value, secretAad(ref));
   }
 
   openSecret(ref: SecretRef, sealed: string): string {
-    const value = unseal(this.storageKey, sealed, secretAad(ref));
+    return this.openSecretForUse(ref, sealed).value;
+  }
+
+  /** Opens a stored value under whichever known key sealed it; see `OpenedSecret`. */
+  openSecretForUse(ref: SecretRef, sealed: string): OpenedSecret {
+    const aad = secretAad(ref);
+    const keyId = sealedKeyId(sealed);
+    let value: string | undefined;
+    let underCurrent = false;
+    if (typeof keyId === 'string') {
+      const ring = [this.current, ...this.previous].find((r) => r.id === keyId);
+      if (!ring) throw unknownKey(ref, keyId);
+      value = unsealKeyed(ring.storage, sealed, aad);
+      underCurrent = ring === this.current;
+    } else if (keyId === null) {
+      // Stored before key ids: try every key this process holds, the current one first.
+      for (const ring of [this.current, ...this.previous]) {
+        value = unseal(ring.storage, sealed, aad);
+        if (value !== undefined) break;
+      }
+      // A v1 value carries no key id: opening under none of the keys reads as an unknown key.
+      if (value === undefined) throw unknownKey(ref, null);
+    }
     if (value === undefined) {
       throw new AppError(
         'INTERNAL_ERROR',
         `vault secret ${ref.secretId}: cannot decrypt (was VAULT_MASTER_KEY changed, or the document altered?)`,
       );
     }
-    return value;
+    return underCurrent ? { value } : { value, resealed: this.sealSecret(ref, value) };
   }
 
   sealTransit(purpose: TransitPurpose, boundTo: string, value: string): string {
-    return seal(this.transitKey, value, transitAad(purpose, boundTo));
+    return seal(this.current.transit, value, transitAad(purpose, boundTo));
   }
 
-  /** Opens a transit seal; one that does not open is a refused message (VALIDATION_ERROR), never a value. */
+  /**
+   * Opens a transit seal; one that does not open is a refused message (VALIDATION_ERROR), never a
+   * value. Previous keys are tried too: during a rolling restart a process still on the previous
+   * key may have sealed it.
+   */
   openTransit(purpose: TransitPurpose, boundTo: string, sealed: string): string {
-    const value = unseal(this.transitKey, sealed, transitAad(purpose, boundTo));
-    if (value === undefined) {
-      throw new AppError('VALIDATION_ERROR', `sealed value does not open for ${purpose}`);
+    for (const ring of [this.current, ...this.previous]) {
+      const value = unseal(ring.transit, sealed, transitAad(purpose, boundTo));
+      if (value !== undefined) return value;
     }
-    return value;
+    throw new AppError('VALIDATION_ERROR', `sealed value does not open for ${purpose}`);
   }
+}
+
+/**
+ * A value under a master key this process does not hold: an operator's configuration problem,
+ * answered 503 (the grant is not burnt) with the key id to look for. Never carries the value.
+ */
+function unknownKey(ref: SecretRef, keyId: string | null): AppError {
+  const which = keyId ? `master key ${keyId}` : 'a master key from before key ids';
+  return new AppError(
+    'UNAVAILABLE',
+    `vault secret ${ref.secretId} is sealed under ${which}, which this service does not hold: ` +
+      'set VAULT_MASTER_KEY_PREVIOUS to that key (VAULT_MASTER_KEY was changed)',
+    { reason: 'vault_key_unknown', keyId, secretId: ref.secretId },
+    { retryable: false },
+  );
 }
 
 function secretAad(ref: SecretRef): string {

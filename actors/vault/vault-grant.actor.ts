@@ -13,6 +13,8 @@ import type { Repository } from '../../src/store/mongo';
 import type { GrantLifecycle } from './grant-lifecycle';
 import { runtimeActor } from './vault-audit';
 import type { VaultCipher } from './vault-cipher';
+import { storeResealed } from './vault-rekey';
+import type { Logger } from '../../src/logging/logger';
 
 /** What the actor needs, wired by `actors/vault/vault.ts`. */
 export interface GrantActorOptions {
@@ -21,6 +23,8 @@ export interface GrantActorOptions {
   cipher: VaultCipher;
   lifecycle: GrantLifecycle;
   now: () => Date;
+  /** Where a failed lazy re-seal is reported (ids only). */
+  logger?: Logger;
 }
 
 /** The caller: a verified runtime credential (the consume route), never a user principal. */
@@ -53,7 +57,7 @@ const REFUSALS: Record<string, string> = {
  *   Idempotent.
  */
 export function vaultGrantActor(options: GrantActorOptions) {
-  const { grants, secrets, cipher, lifecycle, now } = options;
+  const { grants, secrets, cipher, lifecycle, now, logger } = options;
 
   /** The grant, if it belongs to the credential's account (another account's reads as missing). */
   async function load(grantId: string, caller: RuntimeAuth): Promise<VaultGrantDocument> {
@@ -94,10 +98,17 @@ export function vaultGrantActor(options: GrantActorOptions) {
           throw errors.forbidden(secret ? 'Secret disabled' : 'Secret deleted', { reason });
         }
         // Opened before the decisive write: a key problem must not burn the grant.
-        const value = cipher.openSecret(
+        const { value, resealed } = cipher.openSecretForUse(
           { accountId: secret.accountId, secretId: secret._id, valueVersion: secret.valueVersion },
           secret.sealedValue,
         );
+        // Under a previous master key: store it under the current one (lazy rotation). Best
+        // effort: the startup pass of the next boot catches what a failure here leaves.
+        if (resealed) {
+          await storeResealed(secrets, secret._id, secret.sealedValue, resealed).catch((err: unknown) => {
+            logger?.warn({ err, secretId: secret._id }, 'vault: lazy re-seal failed');
+          });
+        }
         const won = await grants.findOneAndUpdate(
           { _id: grant._id, status: 'active', expiresAt: { $gt: at } } as Filter<VaultGrantDocument>,
           { $set: { status: 'consumed', consumedAt: at }, $inc: { version: 1 } },

@@ -1,14 +1,15 @@
-import type { AccountDocument, WorkspaceDocument } from '../../schemas/documents/account';
+import type { AccountDocument } from '../../schemas/documents/account';
 import { errors } from '../../schemas/errors';
 import type { Repository } from '../../src/store/mongo';
 import { capabilityRequired, planHas } from '../identity/plans';
+import type { WorkspaceMembership } from '../workspaces/workspace-membership';
 
 /** The capability to manage the vault of a workspace the account does not own. */
 export const ORG_VAULT_CAPABILITY = 'manage_org_vault';
 
 /**
- * Which workspaces an account's vault may use, from the `workspaces` and `accounts` collections of
- * the identity domain:
+ * Which workspaces an account's vault may use. Membership and roles are the workspaces domain's
+ * decision (`WorkspaceMembership`, docs/workspaces.md); the plan comes from `accounts`:
  *
  * - **manage** (secrets, assignments): the workspace's owner, on any plan; an `admin` member
  *   (or co-owner) only with `manage_org_vault` (enterprise plans); anyone else is refused.
@@ -19,16 +20,13 @@ export const ORG_VAULT_CAPABILITY = 'manage_org_vault';
  */
 export class VaultWorkspaces {
   constructor(
-    private readonly workspaces: Repository<WorkspaceDocument>,
+    private readonly membership: WorkspaceMembership,
     private readonly accounts: Repository<AccountDocument>,
   ) {}
 
   /** Whether the account owns the workspace or is one of its members. */
-  async isMember(accountId: string, workspaceId: string): Promise<boolean> {
-    const ws = await this.workspaces.findById(workspaceId);
-    return (
-      ws !== null && (ws.ownerAccountId === accountId || ws.members.some((m) => m.accountId === accountId))
-    );
+  isMember(accountId: string, workspaceId: string): Promise<boolean> {
+    return this.membership.isMember({ accountId }, workspaceId);
   }
 
   /** The account's default workspace (provisioned at signup). */
@@ -40,9 +38,8 @@ export class VaultWorkspaces {
 
   /** Refuses unless the account may manage secrets in the workspace. */
   async assertManage(accountId: string, workspaceId: string): Promise<void> {
-    const ws = await this.workspaces.findById(workspaceId);
-    if (ws?.ownerAccountId === accountId) return;
-    const role = ws?.members.find((m) => m.accountId === accountId)?.role;
+    const role = await this.membership.roleOf({ accountId }, workspaceId);
+    if (role === 'owner') return;
     if (!role) throw errors.notFound('Workspace not found', { field: 'workspaceId' });
     if (role === 'member') {
       throw errors.forbidden("Only the workspace's owner and admins manage its vault");

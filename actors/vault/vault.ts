@@ -6,7 +6,8 @@ import type { ActorSystemApi } from '../../src/kernel';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import type { Logger } from '../../src/logging/logger';
 import type { DocumentStore } from '../../src/store/mongo';
-import { accountsCollection, workspacesCollection } from '../identity/accounts.repo';
+import { accountsCollection } from '../identity/accounts.repo';
+import { workspaceMembershipOf } from '../workspaces/workspaces';
 import { agentsCollection } from '../identity/agents.collection';
 import { InstallationPermissionChecker, type AppPermissionChecker } from './app-permissions';
 import { GrantLifecycle } from './grant-lifecycle';
@@ -15,6 +16,7 @@ import { sdkCredentialsActor } from './sdk-credentials.actor';
 import { VaultAccess } from './vault-access';
 import { systemActor, VaultAuditLog } from './vault-audit';
 import { VaultCipher } from './vault-cipher';
+import { rekeySecrets, type RekeyReport } from './vault-rekey';
 import { vaultGrantActor } from './vault-grant.actor';
 import { VaultSecrets } from './vault-secrets';
 import { VaultWorkspaces } from './vault-workspaces';
@@ -66,6 +68,13 @@ export interface VaultService {
   readonly now: () => Date;
   /** One sweep pass now (also run on a timer); resolves how many grants it expired. */
   sweep(): Promise<number>;
+  /**
+   * Re-seals every stored value not under the current master key (docs/vault.md, "Master key
+   * rotation"). Also run once in the background at startup on nodes hosting actors.
+   */
+  rekey(): Promise<RekeyReport>;
+  /** The startup re-sealing pass (nodes hosting actors; resolves at once elsewhere). */
+  readonly startupRekey: Promise<RekeyReport | undefined>;
   close(): Promise<void>;
 }
 
@@ -88,7 +97,7 @@ export interface VaultServiceDeps {
 export function createVaultService(deps: VaultServiceDeps, options: VaultOptions = {}): VaultService {
   const now = options.now ?? (() => new Date());
   const logger = deps.logger.child({ component: 'vault' });
-  const cipher = new VaultCipher(deps.secrets.vaultMasterKey);
+  const cipher = new VaultCipher(deps.secrets.vaultMasterKey, deps.secrets.vaultPreviousMasterKeys ?? []);
   const audit = new VaultAuditLog(deps.documents.repository(auditCollection), now);
   const lifecycle = new GrantLifecycle(deps.documents.repository(grantsCollection), audit, now, logger);
   const credentials = new RuntimeCredentials(
@@ -105,9 +114,28 @@ export function createVaultService(deps: VaultServiceDeps, options: VaultOptions
       sweeping = undefined;
     }));
 
+  const rekey = () => rekeySecrets(deps.documents.repository(secretsCollection), cipher, logger);
+  let startupRekey: Promise<RekeyReport | undefined> = Promise.resolve(undefined);
+
   const offs: Array<() => void> = [];
   let timer: NodeJS.Timeout | undefined;
   if (deps.hostsActors) {
+    // Values under a previous master key (or from before key ids) move to the current one.
+    startupRekey = rekey().then(
+      (report) => {
+        if (report.resealed > 0 || report.unreadable > 0) {
+          logger.info(
+            { ...report, keyId: cipher.keyId },
+            'vault: stored values re-sealed under the current master key',
+          );
+        }
+        return report;
+      },
+      (err: unknown) => {
+        logger.warn({ err }, 'vault: re-sealing pass failed (values are re-sealed when consumed)');
+        return undefined;
+      },
+    );
     // Every node hosting actors hears a panic; the conditional bulk write changes each grant once.
     offs.push(
       deps.system.onBroadcast(WORKSPACE_PANIC_BROADCAST, (body) => {
@@ -138,10 +166,13 @@ export function createVaultService(deps: VaultServiceDeps, options: VaultOptions
     lifecycle,
     now,
     sweep,
+    rekey,
+    startupRekey,
     close: async () => {
       for (const off of offs) off();
       if (timer) clearInterval(timer);
       await sweeping?.catch(() => undefined);
+      await startupRekey;
     },
   };
 }
@@ -157,7 +188,7 @@ export function vaultActors(services: Services): AnyActorDefinition[] {
   const grantsRepo = documents.repository(grantsCollection);
   const accounts = documents.repository(accountsCollection);
   const agents = documents.repository(agentsCollection);
-  const workspaces = new VaultWorkspaces(documents.repository(workspacesCollection), accounts);
+  const workspaces = new VaultWorkspaces(workspaceMembershipOf(services), accounts);
   const audit = new VaultAuditLog(documents.repository(auditCollection), now);
   const lifecycle = vault.lifecycle;
   return [
@@ -186,7 +217,14 @@ export function vaultActors(services: Services): AnyActorDefinition[] {
       cipher: vault.cipher,
       agentRefOf: async (agentId) => (await agents.findById(agentId))?.agentRef,
     }),
-    vaultGrantActor({ grants: grantsRepo, secrets: secretsRepo, cipher: vault.cipher, lifecycle, now }),
+    vaultGrantActor({
+      grants: grantsRepo,
+      secrets: secretsRepo,
+      cipher: vault.cipher,
+      lifecycle,
+      now,
+      logger: services.logger.child({ component: 'vault' }),
+    }),
     sdkCredentialsActor({
       repo: documents.repository(credentialsCollection),
       accounts,

@@ -87,6 +87,29 @@ export const EnvSchema = z.object({
   VAULT_MASTER_KEY: optionalSecret,
   ADMIN_TOKEN: optionalSecret,
   CRON_SECRET: optionalSecret,
+  /**
+   * Master keys the vault was using before VAULT_MASTER_KEY (docs/vault.md, "Master key
+   * rotation"): a comma-separated list, newest first, each 64 hex characters or base64. Values
+   * sealed under one of them stay readable and are re-sealed under VAULT_MASTER_KEY.
+   */
+  VAULT_MASTER_KEY_PREVIOUS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v === undefined || v.trim() === ''
+        ? []
+        : v
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean),
+    )
+    .refine((keys) => keys.every((k) => k.length >= 16), {
+      message: 'each key must be at least 16 characters',
+    }),
+  /** Runtime-grant requests (`POST /api/vault/access`) per account per minute; 0 = no limit. */
+  VAULT_ACCESS_PER_MINUTE: int(0, 1_000_000, 600),
+  /** Calls of `POST /api/vault/runtime-grants/consume` per runtime credential per minute; 0 = no limit. */
+  VAULT_CONSUME_PER_MINUTE: int(0, 1_000_000, 1200),
   /** SMTP for password-reset mail; unset = mail written to the outbox under DATA_DIR. */
   SMTP_URL: optionalUrl(['smtp', 'smtps']),
   LLM_BASE_URL: optionalUrl(['http', 'https']),
@@ -104,6 +127,14 @@ export const EnvSchema = z.object({
   MCP_STDIO_ALLOWLIST: stdioAllowlist,
   /** Default deadline of a request to an actor, in milliseconds. */
   REQUEST_TIMEOUT_MS: int(100, 600000, 15000),
+  /**
+   * Lease of the node running an execution's step, in milliseconds (docs/executions.md, "Orphaned
+   * steps"): renewed every third of it while the step runs; a step whose lease lapsed is failed by
+   * the sweeper.
+   */
+  EXECUTION_LEASE_MS: int(200, 3600000, 60000),
+  /** How often each worker looks for executions whose lease lapsed, in milliseconds; 0 = never. */
+  EXECUTION_SWEEP_INTERVAL_MS: int(0, 3600000, 15000),
   /** Idle time after which an actor is passivated, in milliseconds. */
   ACTOR_IDLE_MS: int(1000, 86400000, 60000),
   /** JSON request body limit, in bytes. */

@@ -8,6 +8,8 @@ export interface Secrets {
   readonly jwtSecret: string;
   /** 32 bytes for AES-256-GCM. */
   readonly vaultMasterKey: Buffer;
+  /** VAULT_MASTER_KEY_PREVIOUS: master keys used before `vaultMasterKey`, newest first (rotation). */
+  readonly vaultPreviousMasterKeys?: readonly Buffer[];
   readonly adminToken: string;
   readonly cronSecret: string;
 }
@@ -47,15 +49,18 @@ export function resolveSecrets(config: Config): Secrets {
   return Object.freeze({
     jwtSecret: config.JWT_SECRET ?? stored.JWT_SECRET,
     vaultMasterKey: decodeKey(config.VAULT_MASTER_KEY ?? stored.VAULT_MASTER_KEY),
+    vaultPreviousMasterKeys: Object.freeze(
+      (config.VAULT_MASTER_KEY_PREVIOUS ?? []).map((key) => decodeKey(key, 'VAULT_MASTER_KEY_PREVIOUS')),
+    ),
     adminToken: config.ADMIN_TOKEN ?? stored.ADMIN_TOKEN,
     cronSecret: config.CRON_SECRET ?? stored.CRON_SECRET,
   });
 }
 
 /** 64 hex characters or base64 of 32 bytes; anything else is refused (a weak key must not pass silently). */
-function decodeKey(value: string): Buffer {
+function decodeKey(value: string, name = 'VAULT_MASTER_KEY'): Buffer {
   if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
   const b64 = Buffer.from(value, 'base64');
   if (b64.length === 32) return b64;
-  throw new Error('VAULT_MASTER_KEY: must be 32 bytes as 64 hex characters or base64');
+  throw new Error(`${name}: must be 32 bytes as 64 hex characters or base64`);
 }

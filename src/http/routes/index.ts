@@ -19,6 +19,7 @@ import { studioRoute } from './studio.route';
 import { toolsRoute } from './tools.route';
 import { vaultRuntimeRoute } from './vault-runtime.route';
 import { vaultRoute } from './vault.route';
+import { workspacesRoute } from './workspaces.route';
 
 /**
  * The routes of the front door, in registration order. Add new modules here. Express tries routes
@@ -45,4 +46,5 @@ export const coreRoutes: readonly RouteModule[] = [
   vaultRuntimeRoute,
   filesRoute,
   memoryRoute,
+  workspacesRoute,
 ];

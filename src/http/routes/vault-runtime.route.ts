@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { looksLikeRuntimeCredential } from '../../../actors/vault/sdk-credentials';
 import { errors } from '../../../schemas/errors';
 import {
@@ -19,7 +19,7 @@ import {
 import type { ResolvedAppDeps, RouteModule } from '../app.types';
 import { requirePrincipal } from '../auth';
 import { parseBody, validationError } from '../validation';
-import { vaultServiceOf } from './vault.route';
+import { vaultRateLimit, vaultServiceOf } from './vault.route';
 
 /** Grant ids as minted (`vgr_` + 128 bits hex); anything else cannot name a grant. */
 const GRANT_ID = /^vgr_[0-9a-f]{32}$/;
@@ -60,8 +60,27 @@ function credentialsOf(res: Response) {
  * the last moment, for the one answer that reveals them.
  */
 export const vaultRuntimeRoute: RouteModule = (router, deps) => {
-  router.post('/api/vault/runtime-grants/consume', async (req, res) => {
-    const caller = await runtimeCallerOf(req, deps);
+  // Counted per verified credential (after `runtimeCaller`): a forged credential naming another
+  // credential's id is refused (401) before it can spend that credential's budget.
+  const consumeLimit = vaultRateLimit(
+    deps,
+    'vault-consume-credential',
+    deps.config.VAULT_CONSUME_PER_MINUTE,
+    (req) => (req.res?.locals.runtimeCaller as RuntimeAuth | undefined)?.credentialId,
+    'Too many grant requests for this runtime credential, retry later',
+  );
+  const runtimeCaller: RequestHandler = async (req, res, next) => {
+    try {
+      res.locals.runtimeCaller = await runtimeCallerOf(req, deps);
+    } catch (err) {
+      next(err);
+      return;
+    }
+    next();
+  };
+
+  router.post('/api/vault/runtime-grants/consume', runtimeCaller, consumeLimit, async (req, res) => {
+    const caller = res.locals.runtimeCaller as RuntimeAuth;
     const { grantId, action } = parseBody(ConsumeBodySchema, req);
     if (!GRANT_ID.test(grantId)) throw errors.notFound('Grant not found');
     const to = `vault-grant:${grantId}`;

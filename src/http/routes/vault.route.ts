@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { assertValueSize } from '../../../actors/vault/vault-secrets';
 import { errors } from '../../../schemas/errors';
 import {
@@ -20,7 +20,7 @@ import {
   SecretResponseSchema,
 } from '../../../schemas/http/vault';
 import type { ResolvedAppDeps, RouteModule } from '../app.types';
-import { requirePrincipal } from '../auth';
+import { principalOf, rateLimit, requirePrincipal } from '../auth';
 import { parseBody, parseQuery, validationError } from '../validation';
 
 /** The caller and its account's vault actor; a self-registered agent has no account (403). */
@@ -37,6 +37,23 @@ export function vaultServiceOf(deps: ResolvedAppDeps) {
   const vault = deps.services?.vault;
   if (!vault) throw errors.unavailable('The vault is not available on this node');
   return vault;
+}
+
+/**
+ * A per-minute limit of a vault route on the cache port (shared by every front door on Redis):
+ * 429 `RATE_LIMITED` with `Retry-After`. `perMinute` 0, or a node without services, = no limit.
+ * `key` names what is counted (an account, a runtime credential); none = not counted.
+ */
+export function vaultRateLimit(
+  deps: ResolvedAppDeps,
+  name: string,
+  perMinute: number,
+  key: (req: Request) => string | undefined,
+  message: string,
+): RequestHandler {
+  const cache = deps.services?.cache;
+  if (!cache || perMinute <= 0) return (_req, _res, next) => next();
+  return rateLimit({ cache, name, points: perMinute, durationSec: 60, key, message });
 }
 
 /** `DELETE` takes its input from the query string (the product's form) or a JSON body. */
@@ -125,7 +142,16 @@ export const vaultRoute: RouteModule = (router, deps) => {
     res.json(AuditResponseSchema.parse(await deps.system.ask(to, 'vault.audit', query, { auth: principal })));
   });
 
-  router.post('/api/vault/access', deps.requireAuth, async (req, res) => {
+  // Per account: an account's agents and tokens share its budget (the key is the account).
+  const accessLimit = vaultRateLimit(
+    deps,
+    'vault-access-account',
+    deps.config.VAULT_ACCESS_PER_MINUTE,
+    (req) => (req.res ? principalOf(req.res)?.accountId : undefined),
+    'Too many vault access requests for this account, retry later',
+  );
+
+  router.post('/api/vault/access', deps.requireAuth, accessLimit, async (req, res) => {
     const { principal, to } = vaultOf(res);
     const body = parseBody(AccessBodySchema, req);
     const reply = await deps.system.ask(to, 'vault.access', body, { auth: principal });

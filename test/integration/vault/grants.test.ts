@@ -373,8 +373,13 @@ describe('consume', () => {
     }
     expect((await grantDoc(consumedBefore))?.status).toBe('consumed');
     expect((await consume(runtimeB, inB)).status).toBe(200);
-    const revoked = await h.api.get('/api/vault/audit?event=revoked', a.auth);
-    const byPanic = revoked.body.entries.filter((e: { reason?: string }) => e.reason === 'panic');
+    // The audit entries follow the bulk revocation (written after it): wait for them too.
+    const byPanic = await eventually(async () => {
+      const revoked = await h.api.get('/api/vault/audit?event=revoked', a.auth);
+      const entries = revoked.body.entries.filter((e: { reason?: string }) => e.reason === 'panic');
+      const ids = new Set(entries.map((e: { grantId: string }) => e.grantId));
+      return inA.every((id) => ids.has(id)) ? entries : false;
+    });
     // Every grant still active in the workspace (earlier tests left some): these two among them.
     const ids = byPanic.map((e: { grantId: string }) => e.grantId);
     expect(ids).toEqual(expect.arrayContaining(inA));

@@ -58,7 +58,7 @@ describe('secrets', () => {
     expect(doc).toMatchObject({
       accountId: a.accountId,
       valueVersion: 1,
-      sealedValue: expect.stringMatching(/^v1\./),
+      sealedValue: expect.stringMatching(/^v2\.[0-9a-f]{12}\./),
     });
     expect(JSON.stringify(doc)).not.toContain(v);
   });

@@ -110,11 +110,18 @@ export interface VaultHarness {
 
 /** A runtime on a temp DATA_DIR and port 0, logging everything to a capture, with a movable vault clock. */
 export async function startVaultHarness(
-  options: { env?: Record<string, string>; vault?: Omit<VaultOptions, 'now'> } = {},
+  options: {
+    env?: Record<string, string>;
+    vault?: Omit<VaultOptions, 'now'>;
+    /** A data directory to reuse (a restart); default a new temporary one. */
+    dir?: string;
+    /** Where the runtime logs (a restart may keep one capture); default a new one. */
+    logs?: LogCapture;
+  } = {},
 ): Promise<VaultHarness> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ars-vault-'));
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ars-vault-'));
   const clock = new TestClock();
-  const logs = new LogCapture();
+  const logs = options.logs ?? new LogCapture();
   const runtime = await startRuntime(
     loadConfig({
       DATA_DIR: dir,

@@ -1,0 +1,286 @@
+import type { Principal } from '../../schemas/auth';
+import type { WorkspaceDocument } from '../../schemas/documents/account';
+import type { WorkspaceMemberDocument, WorkspaceMemberRole } from '../../schemas/documents/workspace-member';
+import { errors, isAppError } from '../../schemas/errors';
+import type { Services } from '../../src/boot/services';
+import type { Repository } from '../../src/store/mongo';
+import { accountsCollection, newWorkspaceId, workspacesCollection } from '../identity/accounts.repo';
+import { agentsCollection } from '../identity/agents.collection';
+import { type MembershipRole, type MemberSubject, WorkspaceMembership } from './workspace-membership';
+import {
+  WORKSPACE_LIMITS,
+  accountMemberKey,
+  agentMemberKey,
+  newMemberId,
+  workspaceMembersCollection,
+} from './workspace-members.collection';
+
+/**
+ * The workspaces resource (`/api/workspaces`, docs/workspaces.md): list the caller's workspaces,
+ * create a shared one, add and remove its members. The workspace document is the identity
+ * domain's (`workspaces`); members beyond the owner are `workspace_members` documents. Every
+ * membership change invalidates the member's cached list (`WorkspaceMembership.invalidate`)
+ * before it answers, so visibility follows at once.
+ */
+
+export type WorkspacesCaller = Principal;
+
+export interface WorkspaceView {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  /** The caller's role: `owner`, `admin` or `member`. */
+  role: MembershipRole;
+  owned: boolean;
+  createdAt: string;
+}
+
+export interface MemberView {
+  /** `wsm_…`; null for the owner (who has no member document and cannot be removed). */
+  id: string | null;
+  kind: 'account' | 'agent';
+  role: MembershipRole;
+  email?: string;
+  agentRef?: string;
+  name?: string;
+  addedAt: string;
+}
+
+export interface AddMemberInput {
+  email?: string;
+  agentRef?: string;
+  role?: WorkspaceMemberRole;
+}
+
+const subjectOf = (caller: WorkspacesCaller): MemberSubject => ({
+  ...(caller.accountId ? { accountId: caller.accountId } : {}),
+  ...(caller.subjectType === 'agent' && caller.agentId ? { agentId: caller.agentId } : {}),
+});
+
+/** Changes need the account itself (its session, token or a named token): agents only read. */
+function accountOf(caller: WorkspacesCaller): string {
+  if (caller.subjectType !== 'account' || !caller.accountId) {
+    throw errors.forbidden('Workspaces are managed by an account: use an account session or token');
+  }
+  return caller.accountId;
+}
+
+const notFound = () => errors.notFound('Workspace not found', { field: 'workspaceId' });
+
+export class WorkspacesApi {
+  readonly membership: WorkspaceMembership;
+  private readonly workspaces: Repository<WorkspaceDocument>;
+  private readonly members: Repository<WorkspaceMemberDocument>;
+
+  constructor(private readonly services: Services) {
+    const { documents, cache } = services;
+    this.workspaces = documents.repository(workspacesCollection);
+    this.members = documents.repository(workspaceMembersCollection);
+    this.membership = new WorkspaceMembership(this.workspaces, this.members, cache);
+  }
+
+  /** The caller's workspaces (owned and joined), by name then id. */
+  async list(caller: WorkspacesCaller): Promise<WorkspaceView[]> {
+    const subject = subjectOf(caller);
+    const ids = await this.membership.workspaceIdsOf(subject);
+    if (ids.length === 0) return [];
+    const docs = await this.workspaces.find({ _id: { $in: ids } });
+    const views = await Promise.all(
+      docs.map(async (ws) =>
+        this.view(ws, caller, (await this.membership.roleOf(subject, ws._id)) ?? 'member'),
+      ),
+    );
+    return views.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  }
+
+  /** One workspace and its members; 404 unless the caller is a member. */
+  async get(caller: WorkspacesCaller, workspaceId: string) {
+    const { ws, role } = await this.memberOf(caller, workspaceId);
+    return { workspace: this.view(ws, caller, role), members: await this.memberViews(ws) };
+  }
+
+  /** A new shared workspace owned by the calling account. */
+  async create(caller: WorkspacesCaller, input: { name: string }): Promise<WorkspaceView> {
+    const accountId = accountOf(caller);
+    const owned = await this.workspaces.count({ ownerAccountId: accountId, isDefault: false });
+    if (owned >= WORKSPACE_LIMITS.maxOwnedPerAccount) {
+      throw errors.conflict(
+        `An account owns at most ${WORKSPACE_LIMITS.maxOwnedPerAccount} shared workspaces`,
+        {
+          limit: WORKSPACE_LIMITS.maxOwnedPerAccount,
+        },
+      );
+    }
+    const ws = await this.workspaces.insert({
+      _id: newWorkspaceId(),
+      ownerAccountId: accountId,
+      name: input.name,
+      isDefault: false,
+      members: [{ accountId, role: 'owner' }],
+      createdAt: new Date(),
+      version: 0,
+    });
+    await this.membership.invalidate(accountMemberKey(accountId));
+    return this.view(ws, caller, 'owner');
+  }
+
+  /** Adds an account (by email) or one agent (by `agentRef`); the owner only. */
+  async addMember(caller: WorkspacesCaller, workspaceId: string, input: AddMemberInput): Promise<MemberView> {
+    const accountId = accountOf(caller);
+    const { ws, role } = await this.memberOf(caller, workspaceId);
+    if (role !== 'owner') throw errors.forbidden("Only the workspace's owner manages its members");
+    const target = await this.resolveTarget(input);
+    if (target.accountId === ws.ownerAccountId) {
+      throw errors.conflict('This account owns the workspace', { field: 'email' });
+    }
+    if ((await this.members.count({ workspaceId })) >= WORKSPACE_LIMITS.maxMembers) {
+      throw errors.conflict(`A workspace has at most ${WORKSPACE_LIMITS.maxMembers} members`, {
+        limit: WORKSPACE_LIMITS.maxMembers,
+      });
+    }
+    const memberKey = target.accountId ? accountMemberKey(target.accountId) : agentMemberKey(target.agentId!);
+    let doc: WorkspaceMemberDocument;
+    try {
+      doc = await this.members.insertUnique({
+        _id: newMemberId(),
+        workspaceId,
+        memberKey,
+        ...(target.accountId ? { accountId: target.accountId } : { agentId: target.agentId }),
+        role: input.role ?? 'member',
+        addedBy: accountId,
+        createdAt: new Date(),
+      });
+    } catch (err) {
+      if (isAppError(err) && err.code === 'CONFLICT') {
+        throw errors.conflict('Already a member of this workspace', {
+          field: target.accountId ? 'email' : 'agentRef',
+        });
+      }
+      throw err;
+    }
+    await this.membership.invalidate(memberKey);
+    return this.memberView(doc, target);
+  }
+
+  /** Removes a member: the owner removes anyone, a member may remove itself (leave). */
+  async removeMember(caller: WorkspacesCaller, workspaceId: string, memberId: string): Promise<MemberView> {
+    accountOf(caller);
+    const { role } = await this.memberOf(caller, workspaceId);
+    const doc = await this.members.findOne({ _id: memberId, workspaceId });
+    if (!doc) throw errors.notFound('Member not found', { field: 'memberId' });
+    const self = doc.accountId !== undefined && doc.accountId === caller.accountId;
+    if (role !== 'owner' && !self) throw errors.forbidden("Only the workspace's owner manages its members");
+    if (!(await this.members.deleteOne({ _id: doc._id }))) {
+      throw errors.notFound('Member not found', { field: 'memberId' });
+    }
+    await this.membership.invalidate(doc.memberKey);
+    const [view] = await this.describe([doc]);
+    return view!;
+  }
+
+  /** The workspace and the caller's role; 404 for a workspace that does not exist or is not the caller's. */
+  private async memberOf(caller: WorkspacesCaller, workspaceId: string) {
+    const ws = await this.workspaces.findById(workspaceId);
+    const role = ws ? await this.membership.roleOf(subjectOf(caller), workspaceId) : undefined;
+    if (!ws || !role) throw notFound();
+    return { ws, role };
+  }
+
+  private async resolveTarget(
+    input: AddMemberInput,
+  ): Promise<{ accountId?: string; agentId?: string; email?: string; agentRef?: string; name?: string }> {
+    if (input.email !== undefined) {
+      const email = input.email.trim().toLowerCase();
+      const account = await this.services.documents.repository(accountsCollection).findOne({ email });
+      if (!account) throw errors.notFound('No account with this email', { field: 'email' });
+      return { accountId: account._id, email: account.email };
+    }
+    const agent = await this.services.documents
+      .repository(agentsCollection)
+      .findOne({ agentRef: input.agentRef ?? '' });
+    if (!agent) throw errors.notFound('Agent not found', { field: 'agentRef' });
+    return { agentId: agent._id, agentRef: agent.agentRef, name: agent.name };
+  }
+
+  private view(ws: WorkspaceDocument, caller: WorkspacesCaller, role: MembershipRole): WorkspaceView {
+    return {
+      id: ws._id,
+      name: ws.name,
+      isDefault: ws.isDefault,
+      role,
+      owned: ws.ownerAccountId === caller.accountId,
+      createdAt: ws.createdAt.toISOString(),
+    };
+  }
+
+  private memberView(
+    doc: WorkspaceMemberDocument,
+    target: { email?: string; agentRef?: string; name?: string },
+  ): MemberView {
+    return {
+      id: doc._id,
+      kind: doc.agentId ? 'agent' : 'account',
+      role: doc.role,
+      ...(target.email !== undefined ? { email: target.email } : {}),
+      ...(target.agentRef !== undefined ? { agentRef: target.agentRef, name: target.name } : {}),
+      addedAt: doc.createdAt.toISOString(),
+    };
+  }
+
+  /** Member documents with their public names (email, agentRef), in the given order. */
+  private async describe(docs: WorkspaceMemberDocument[]): Promise<MemberView[]> {
+    const accountIds = docs.flatMap((d) => (d.accountId ? [d.accountId] : []));
+    const agentIds = docs.flatMap((d) => (d.agentId ? [d.agentId] : []));
+    const [accounts, agents] = await Promise.all([
+      accountIds.length > 0
+        ? this.services.documents.repository(accountsCollection).find({ _id: { $in: accountIds } })
+        : [],
+      agentIds.length > 0
+        ? this.services.documents.repository(agentsCollection).find({ _id: { $in: agentIds } })
+        : [],
+    ]);
+    const emailOf = new Map(accounts.map((a) => [a._id, a.email]));
+    const agentOf = new Map(agents.map((a) => [a._id, a]));
+    return docs.map((d) => {
+      const agent = d.agentId ? agentOf.get(d.agentId) : undefined;
+      return this.memberView(d, {
+        email: d.accountId ? emailOf.get(d.accountId) : undefined,
+        agentRef: agent?.agentRef,
+        name: agent?.name,
+      });
+    });
+  }
+
+  /** The owner first, then the members in the order they were added. */
+  private async memberViews(ws: WorkspaceDocument): Promise<MemberView[]> {
+    const owner = await this.services.documents.repository(accountsCollection).findById(ws.ownerAccountId);
+    const docs = await this.members.find({ workspaceId: ws._id }, { sort: { createdAt: 1, _id: 1 } });
+    return [
+      {
+        id: null,
+        kind: 'account',
+        role: 'owner',
+        ...(owner ? { email: owner.email } : {}),
+        addedAt: ws.createdAt.toISOString(),
+      },
+      ...(await this.describe(docs)),
+    ];
+  }
+}
+
+const byServices = new WeakMap<Services, WorkspacesApi>();
+
+/** The process's workspaces service (and its membership decisions). */
+export function workspacesApiOf(services: Services): WorkspacesApi {
+  let api = byServices.get(services);
+  if (!api) {
+    api = new WorkspacesApi(services);
+    byServices.set(services, api);
+  }
+  return api;
+}
+
+/** The single membership decision of this process (files, memory and vault use it). */
+export function workspaceMembershipOf(services: Services): WorkspaceMembership {
+  return workspacesApiOf(services).membership;
+}

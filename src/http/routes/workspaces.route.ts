@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { workspacesApiOf } from '../../../actors/workspaces/workspaces';
+import { WORKSPACE_LIMITS } from '../../../actors/workspaces/workspace-members.collection';
+import { WorkspaceMemberRoleSchema } from '../../../schemas/documents/workspace-member';
+import { errors } from '../../../schemas/errors';
+import type { ResolvedAppDeps, RouteModule } from '../app.types';
+import { requirePrincipal } from '../auth';
+import { parseBody } from '../validation';
+
+/** A workspace id as handed out (`ws_…`); anything else is a malformed request, not a lookup. */
+const WorkspaceIdSchema = z.string().regex(/^ws_[A-Za-z0-9_-]{1,100}$/, 'must be a workspace id (ws_…)');
+const MemberIdSchema = z.string().regex(/^wsm_[a-f0-9]{24}$/, 'must be a member id (wsm_…)');
+
+const CreateBodySchema = z.object({
+  name: z.string().trim().min(1).max(WORKSPACE_LIMITS.maxName),
+});
+
+const AddMemberBodySchema = z
+  .object({
+    email: z.string().trim().email().max(320).optional(),
+    agentRef: z.string().startsWith('agref-').max(200).optional(),
+    /** Synonym of `agentRef`: the public id of an agent. */
+    agentId: z.string().startsWith('agref-').max(200).optional(),
+    role: WorkspaceMemberRoleSchema.default('member'),
+  })
+  .strict()
+  .refine((b) => [b.email, b.agentRef ?? b.agentId].filter((v) => v !== undefined).length === 1, {
+    message: 'give exactly one of email or agentRef',
+    path: ['email'],
+  });
+
+function param(schema: z.ZodString, value: unknown, field: string): string {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw errors.validation(`Invalid ${field}: ${parsed.error.issues[0]?.message}`, { field });
+  return parsed.data;
+}
+
+function apiOf(deps: ResolvedAppDeps) {
+  if (!deps.services) throw errors.unavailable('Workspaces are not available on this node');
+  return workspacesApiOf(deps.services);
+}
+
+/**
+ * `/api/workspaces` (docs/workspaces.md): the caller's workspaces, shared workspaces and their
+ * members. Membership decides what `workspace` visibility shows in files, memory and the vault.
+ */
+export const workspacesRoute: RouteModule = (router, deps) => {
+  router.get('/api/workspaces', deps.requireAuth, async (_req, res) => {
+    res.json({ workspaces: await apiOf(deps).list(requirePrincipal(res)) });
+  });
+
+  router.post('/api/workspaces', deps.requireAuth, async (req, res) => {
+    const caller = requirePrincipal(res);
+    const body = parseBody(CreateBodySchema, req);
+    res.status(201).json({ workspace: await apiOf(deps).create(caller, body) });
+  });
+
+  router.get('/api/workspaces/:workspaceId', deps.requireAuth, async (req, res) => {
+    const caller = requirePrincipal(res);
+    const workspaceId = param(WorkspaceIdSchema, req.params.workspaceId, 'workspaceId');
+    res.json(await apiOf(deps).get(caller, workspaceId));
+  });
+
+  router.post('/api/workspaces/:workspaceId/members', deps.requireAuth, async (req, res) => {
+    const caller = requirePrincipal(res);
+    const workspaceId = param(WorkspaceIdSchema, req.params.workspaceId, 'workspaceId');
+    const body = parseBody(AddMemberBodySchema, req);
+    const member = await apiOf(deps).addMember(caller, workspaceId, {
+      email: body.email,
+      agentRef: body.agentRef ?? body.agentId,
+      role: body.role,
+    });
+    res.status(201).json({ member });
+  });
+
+  router.delete('/api/workspaces/:workspaceId/members/:memberId', deps.requireAuth, async (req, res) => {
+    const caller = requirePrincipal(res);
+    const workspaceId = param(WorkspaceIdSchema, req.params.workspaceId, 'workspaceId');
+    const memberId = param(MemberIdSchema, req.params.memberId, 'memberId');
+    res.json({ removed: true, member: await apiOf(deps).removeMember(caller, workspaceId, memberId) });
+  });
+};
