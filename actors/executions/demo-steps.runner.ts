@@ -4,6 +4,7 @@ import { AppError, errors } from '../../schemas/errors';
 import { MemKeySchema } from '../../schemas/tools/mem';
 import { fileStoreOf } from '../files/file-store';
 import { memNamespace } from '../tools/memory/mem.tools';
+import { dbRowsEffect } from './db-rows-undoer';
 import { runAsPrincipal } from './execution-steps';
 import type { StepContext, StepRunner } from './step-runners';
 
@@ -21,6 +22,8 @@ import type { StepContext, StepRunner } from './step-runners';
  * | `fs_write {path, content}` | writes a file in the execution's account and workspace | `file` (versions) |
  * | `effect {kind, target}` | records an effect without undo data | `kind` |
  * | `fail {times, code, message}` | fails its first `times` attempts (default 1) | none |
+ * | `db_insert {table, data}` | `db_insert` through the router as the execution's owner | `db_rows` (the created keys) |
+ * | `hang {times}` | its first `times` attempts (default 1) wait until aborted (a node that dies mid-step) | none |
  *
  * `delayMs` (default 0) is waited before each step's op, so a run can be paused in the middle.
  */
@@ -50,6 +53,13 @@ export const DemoStepSchema = z.discriminatedUnion('op', [
     code: z.enum(['INTERNAL_ERROR', 'UNAVAILABLE', 'CONFLICT', 'VALIDATION_ERROR']).default('UNAVAILABLE'),
     message: z.string().max(500).default('Demo failure'),
   }),
+  z.object({
+    op: z.literal('db_insert'),
+    name: Name,
+    table: z.string().min(1).max(63),
+    data: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown())).max(1000)]),
+  }),
+  z.object({ op: z.literal('hang'), name: Name, times: z.number().int().min(1).max(1000).default(1) }),
 ]);
 export type DemoStep = z.infer<typeof DemoStepSchema>;
 
@@ -74,6 +84,14 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
       reject(signal.reason as Error);
     };
     signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Waits for the signal only (no timer: a hung step keeps nothing alive). */
+function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
   });
 }
 
@@ -105,8 +123,17 @@ async function runOp(step: DemoStep, ctx: StepContext<DemoStepsInput>) {
     }
     case 'effect':
       return { effects: [{ kind: step.kind, target: step.target }] };
+    case 'db_insert': {
+      const { agentId } = runAsPrincipal(execution);
+      const result = await ctx.callTool('db_insert', { table: step.table, data: step.data });
+      const effect = dbRowsEffect(agentId, step.table, result);
+      return { effects: effect ? [effect] : [] };
+    }
     case 'fail':
       if (ctx.attempt <= step.times) throw new AppError(step.code, step.message, {}, { retryable: false });
+      return {};
+    case 'hang':
+      if (ctx.attempt <= step.times) await untilAborted(ctx.signal);
       return {};
   }
 }

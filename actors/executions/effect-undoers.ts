@@ -6,12 +6,13 @@ import type { RollbackReport } from '../../schemas/http/executions';
 import { MEM_LIMITS } from '../../schemas/tools/mem';
 import { fileStoreOf } from '../files/file-store';
 import { memNamespace } from '../tools/memory/mem.tools';
+import { dbRowsUndoer } from './db-rows-undoer';
 import type { EffectUndoer, EffectUndoers, UndoContext } from './step-runners';
 
 /**
  * Undoers of the effect kinds known today (docs/executions.md, "Rollback"): `file` (file store
- * changes, restored to their previous versions) and `mem_set` (a memory-cache key put back to its
- * previous value). Other domains register theirs (`memory`, `db_rows`, …) on
+ * changes, restored to their previous versions), `mem_set` (a memory-cache key put back to its
+ * previous value) and `db_rows` (db-rows-undoer.ts). Other domains register theirs (`memory`, …) on
  * `services.executions.undoers`; an effect of a kind without an undoer is reported in `notUndone`.
  */
 
@@ -74,7 +75,7 @@ export const memSetUndoer: EffectUndoer = {
 };
 
 export function registerBuiltInUndoers(undoers: EffectUndoers): void {
-  undoers.register(fileUndoer).register(memSetUndoer);
+  undoers.register(fileUndoer).register(memSetUndoer).register(dbRowsUndoer);
 }
 
 /**

@@ -42,6 +42,8 @@ export interface StepPlan {
   totalSteps: number | null;
   stepName(index: number): string;
   stepTimeoutMs: number;
+  /** Lease of the node running a step (renewed while it runs; the sweeper fails a lapsed one). Absent: no lease. */
+  leaseMs?: number;
 }
 
 /** How long a rollback may hold its lock before another one may take over (a node died), in ms. */
@@ -117,18 +119,17 @@ export function complete(dec: Decision, now: Date): void {
 export function advance(dec: Decision, plan: StepPlan, now: Date): void {
   const d = dec.draft;
   if (d.status !== 'RUNNING' && d.status !== 'QUEUED') return;
-  if (d.current && d.current.deadline > now) return; // its report will advance it
+  const leaseLapsed = d.current?.leaseUntil !== undefined && d.current.leaseUntil < now;
+  if (d.current && d.current.deadline > now && !leaseLapsed) return; // its report will advance it
   if (d.current) {
-    // Its node died or it overran: record it as failed and run it again.
+    // Its node died (its lease lapsed) or it overran: record it as failed and run it again.
     const lost = d.current.index;
     const step = d.steps[lost];
+    const error = leaseLapsed
+      ? { code: 'UNAVAILABLE', message: 'The node running the step stopped (its lease lapsed)' }
+      : { code: 'DEADLINE_EXCEEDED', message: 'The step did not report back before its deadline' };
     if (step) {
-      d.steps[lost] = compact({
-        ...step,
-        status: 'FAILED' as const,
-        endedAt: now,
-        error: { code: 'DEADLINE_EXCEEDED', message: 'The step did not report back before its deadline' },
-      });
+      d.steps[lost] = compact({ ...step, status: 'FAILED' as const, endedAt: now, error });
       dec.changedSteps.push(lost);
     }
     dec.logs.push({ level: 'warn', message: `${stepLabel(step, lost)} did not report back: it runs again` });
@@ -157,6 +158,7 @@ export function advance(dec: Decision, plan: StepPlan, now: Date): void {
     runId,
     startedAt: now,
     deadline: new Date(now.getTime() + plan.stepTimeoutMs + REPORT_SLACK_MS),
+    ...(plan.leaseMs ? { leaseUntil: new Date(now.getTime() + plan.leaseMs) } : {}),
   };
   dec.start = { runId, index };
   dec.changedSteps.push(index);
@@ -243,7 +245,8 @@ export function decideAction(
     }
     case 'rollback': {
       if (!isFinal(doc.status)) throw illegalMove(doc, action, doc.hold ? 'resume it first' : undefined);
-      if (doc.current && doc.current.deadline > now)
+      const lapsed = doc.current?.leaseUntil !== undefined && doc.current.leaseUntil < now;
+      if (doc.current && doc.current.deadline > now && !lapsed)
         throw illegalMove(doc, action, 'a step is still finishing');
       d.lock = { kind: 'rollback', at: now, until: new Date(now.getTime() + ROLLBACK_LOCK_MS) };
       dec.logs.push({ level: 'info', message: 'Rollback started' });

@@ -163,3 +163,58 @@ export function decideRollbackDone(
   };
   return dec;
 }
+
+/** What a lapsed lease says in `failure.whatFailed` and the step's error. */
+export const NODE_STOPPED = 'the node running it stopped';
+
+/**
+ * The sweeper found the lease of the step in flight lapsed (its node died, or a message of the
+ * step was lost). A RUNNING execution FAILS at that step (a retry runs it again, from the last
+ * good step); a paused or cancelled one only gets the step recorded as failed, so that a resume,
+ * a retry or a rollback need not wait for its deadline. Null when the lease was renewed meanwhile.
+ */
+export function decideLeaseLapsed(doc: ExecutionDocument, now: Date): Decision | null {
+  const current = doc.current;
+  if (!current?.leaseUntil || current.leaseUntil >= now) return null;
+  const dec = decision(doc);
+  const d = dec.draft;
+  const i = current.index;
+  const step = d.steps[i];
+  const label = `Step ${i + 1}${step ? ` "${step.name}"` : ''}`;
+  const error = {
+    code: 'UNAVAILABLE',
+    message: `${label} did not finish: ${NODE_STOPPED} (its lease lapsed)`,
+  };
+  if (step) {
+    d.steps[i] = { ...step, status: 'FAILED', endedAt: now, error };
+    dec.changedSteps.push(i);
+  }
+  d.current = undefined;
+  const holder = current.leaseNode ? ` (node ${current.leaseNode})` : '';
+  if (doc.status === 'RUNNING') {
+    d.status = 'FAILED';
+    d.endedAt = now;
+    d.failure = {
+      whatFailed: `${label}: ${NODE_STOPPED}`,
+      code: error.code,
+      message: error.message,
+      at: now,
+    };
+    dec.logs.push({
+      level: 'error',
+      message: `${label} failed: ${NODE_STOPPED}${holder}; retry runs it again`,
+    });
+    dec.notify = {
+      type: 'recovery',
+      title: `Execution failed: ${d.title}`,
+      body: `${label}: ${NODE_STOPPED}. Retry resumes from step ${i + 1}.`,
+    };
+    dec.error = { error: error.message, code: error.code };
+  } else {
+    dec.logs.push({
+      level: 'warn',
+      message: `${label} lost: ${NODE_STOPPED}${holder} while the execution was ${doc.status}`,
+    });
+  }
+  return dec;
+}

@@ -7,6 +7,7 @@ import type { Services } from '../../src/boot/services';
 import type { WorkAborter } from '../../src/boot/work-aborter';
 import type { Logger } from '../../src/logging/logger';
 import { defaultAgentIdOf } from '../tools/router/default-agent';
+import type { StepLeases } from './execution-leases';
 import type { ExecutionLogs } from './executions.repo';
 import { DEFAULT_STEP_TIMEOUT_MS, type AnyStepRunner, type StepContext } from './step-runners';
 
@@ -143,6 +144,8 @@ export interface StepDeps {
   logs: ExecutionLogs;
   work: StepWork;
   logger: Logger;
+  /** Renews the step's lease while it runs (absent: no renewal). */
+  leases?: StepLeases;
 }
 
 /**
@@ -154,6 +157,7 @@ export async function runStep(
   runner: AnyStepRunner,
   doc: ExecutionDocument,
   index: number,
+  emit?: (item: unknown) => void,
 ): Promise<
   | { ok: true; outcome: StepOutcome }
   | { ok: false; error: { code: string; message: string }; aborted: boolean }
@@ -165,6 +169,9 @@ export async function runStep(
     timeoutMs,
     doc.current?.startedAt,
   );
+  const releaseLease = doc.current
+    ? deps.leases?.hold(doc._id, doc.current.runId, doc.current.leaseUntil)
+    : undefined;
   const { agentId, principal } = runAsPrincipal(doc);
   const system = deps.services.system;
   const ctx: StepContext = {
@@ -177,6 +184,9 @@ export async function runStep(
     services: deps.services,
     logger: deps.logger,
     log: (level, message) => deps.logs.append(doc._id, [{ level, message }]),
+    emit: (item) => {
+      if (!signal.aborted) emit?.(item);
+    },
     callTool: (tool, input) =>
       new Promise<unknown>((resolve, reject) => {
         if (signal.aborted) return reject(signal.reason as Error);
@@ -223,6 +233,7 @@ export async function runStep(
     if (!isAppError(err) && !aborted) deps.logger.error({ err, executionId: doc._id, index }, 'step defect');
     return { ok: false, error: { code: error.code, message: error.message.slice(0, 1000) }, aborted };
   } finally {
+    releaseLease?.();
     done();
   }
 }

@@ -12,6 +12,7 @@ import {
   ExecutionWatchMessageSchema,
 } from '../../schemas/messages/executions';
 import { defineActor, type ActorContext } from '../../src/kernel/actor-definition';
+import { ExecutionCreateFollowMessageSchema, type FollowItem } from './execution-follow';
 import { rollbackEffects } from './effect-undoers';
 import { decideAction, decideRun, isFinal, type Decision, type StepPlan } from './execution-machine';
 import {
@@ -63,6 +64,7 @@ export function executionActor(svc: ExecutionsService) {
       stepName: (i) =>
         runner?.stepName && input !== undefined ? runner.stepName(input, i) : `Step ${i + 1}`,
       stepTimeoutMs: runner?.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
+      leaseMs: svc.leases.leaseMs,
     };
   };
 
@@ -92,10 +94,50 @@ export function executionActor(svc: ExecutionsService) {
     return result;
   }
 
+  /**
+   * Runs step `index` of `doc` outside the turn and reports it to the actor (`stepDone` or
+   * `stepFailed`); resolves once the report is sent. `emit` forwards what the step emits.
+   */
+  function stepWork(
+    ctx: Ctx,
+    doc: ExecutionDocument,
+    runId: string,
+    index: number,
+    emit?: (item: unknown) => void,
+  ): Promise<void> {
+    const runner = runners.get(doc.type);
+    const work = (async () => {
+      const result = runner
+        ? await runStep(
+            { services, logs: store.logs, work: svc.steps, logger: ctx.logger, leases: svc.leases },
+            runner,
+            doc,
+            index,
+            emit,
+          )
+        : {
+            ok: false as const,
+            error: { code: 'INTERNAL_ERROR', message: `No runner for ${doc.type} on this node` },
+            aborted: false,
+          };
+      if (result.ok) await ctx.self.tell('execution.stepDone', { runId, index, outcome: result.outcome });
+      else
+        await ctx.self.tell('execution.stepFailed', {
+          runId,
+          index,
+          error: result.error,
+          aborted: result.aborted,
+        });
+    })();
+    work.catch((err: unknown) => ctx.logger.error({ err, executionId: ctx.id }, 'step report not sent'));
+    return work;
+  }
+
   return defineActor({
     kind: 'execution',
     messages: {
       'execution.create': ExecutionCreateMessageSchema,
+      'execution.createAndFollow': ExecutionCreateFollowMessageSchema,
       'execution.act': ExecutionActMessageSchema,
       'execution.watch': ExecutionWatchMessageSchema,
       'execution.run': ExecutionRunMessageSchema,
@@ -186,31 +228,39 @@ export function executionActor(svc: ExecutionsService) {
           await apply(ctx, (d, now) => decideStepNotStarted(d, runId, index, now));
           return;
         }
-        const runner = runners.get(doc.type);
-        const work = (async () => {
-          const result = runner
-            ? await runStep(
-                { services, logs: store.logs, work: svc.steps, logger: ctx.logger },
-                runner,
-                doc,
-                index,
-              )
-            : {
-                ok: false as const,
-                error: { code: 'INTERNAL_ERROR', message: `No runner for ${doc.type} on this node` },
-                aborted: false,
-              };
-          if (result.ok) await ctx.self.tell('execution.stepDone', { runId, index, outcome: result.outcome });
-          else
-            await ctx.self.tell('execution.stepFailed', {
-              runId,
-              index,
-              error: result.error,
-              aborted: result.aborted,
-            });
-        })();
-        work.catch((err: unknown) => ctx.logger.error({ err, executionId: ctx.id }, 'step report not sent'));
-        return ctx.defer(work);
+        return ctx.defer(stepWork(ctx, doc, runId, index));
+      },
+
+      'execution.createAndFollow': async (ctx, body) => {
+        // `execution.create` + `execution.run`, with the first step run here, in this request: what
+        // it emits (`StepContext.emit`) travels on this stream to the requester's node only.
+        const caller = callerOf(ctx);
+        const existing = ctx.state.doc ?? (await store.load(ctx.id));
+        if (existing) {
+          // A redelivery: the first copy created it (and started it, unless it died before).
+          if (existing.accountId !== caller.accountId) throw errors.conflict('This execution id is taken');
+          ctx.next({ type: 'created', execution: executionView(existing) } satisfies FollowItem);
+          if (existing.status === 'QUEUED' && !existing.current) await ctx.self.tell('execution.run', {});
+          return;
+        }
+        const created = await createExecutionDocument(svc, ctx.id, caller, { ...body, start: true });
+        ctx.state.doc = created;
+        ctx.next({ type: 'created', execution: executionView(created) } satisfies FollowItem);
+        let ran: Awaited<ReturnType<typeof store.mutate>>;
+        try {
+          ran = await store.mutate(ctx.id, (d, now) => decideRun(d, planOf(d), now));
+        } catch (err) {
+          // Not retried (the stream has sent an item): the ordinary start takes over.
+          await ctx.self.tell('execution.run', {}).catch(() => undefined);
+          throw err;
+        }
+        const { doc, decision } = ran;
+        ctx.state.doc = doc;
+        const start = decision?.start;
+        if (!start) return;
+        const emit = (item: unknown) => ctx.next({ type: 'emit', item } satisfies FollowItem);
+        // A promise: the client leaving cancels this stream (`next` becomes a no-op), not the step.
+        return ctx.defer(stepWork(ctx, doc, start.runId, start.index, emit));
       },
 
       'execution.stepDone': async (ctx, body) => {

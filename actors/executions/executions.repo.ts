@@ -21,6 +21,8 @@ export const executionsCollection = defineCollection({
   indexes: [
     { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_recent' },
     { key: { workspaceId: 1, status: 1 }, name: 'workspace_status' },
+    // The sweeper's query: only executions with a step in flight have a lease.
+    { key: { 'current.leaseUntil': 1 }, name: 'lease_until', sparse: true },
   ],
 });
 

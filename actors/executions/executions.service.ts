@@ -7,6 +7,12 @@ import { NotificationsRepo } from '../notifications/notifications.repo';
 import { demoStepsRunner } from './demo-steps.runner';
 import { registerBuiltInUndoers } from './effect-undoers';
 import { ExecutionHub } from './execution-hub';
+import {
+  DEFAULT_LEASE_MS,
+  DEFAULT_SWEEP_INTERVAL_MS,
+  ExecutionSweeper,
+  StepLeases,
+} from './execution-leases';
 import { StepWork } from './execution-steps';
 import { ExecutionStore } from './execution-store';
 import {
@@ -38,6 +44,12 @@ export interface ExecutionsService {
   readonly notifications: NotificationsRepo;
   /** Steps in flight on this node (panic aborts them). */
   readonly steps: StepWork;
+  /** The leases of the steps this node runs (renewed while they run). */
+  readonly leases: StepLeases;
+  /** Fails the executions whose step's lease lapsed (`start()` on nodes hosting the actors). */
+  readonly sweeper: ExecutionSweeper;
+  /** How often this node sweeps, in ms (EXECUTION_SWEEP_INTERVAL_MS; 0 = never). */
+  readonly sweepIntervalMs: number;
   readonly workspaces: ReturnType<typeof workspaceLookups>;
   /** Whether the workspace is in panic lockdown (no new work starts there: 403). */
   assertNotLockedDown(workspaceId: string): Promise<void>;
@@ -65,6 +77,14 @@ export function createExecutionsService(services: Services): ExecutionsService {
   const notifications = new NotificationsRepo(services.documents);
   const store = new ExecutionStore(repo, logs, hub, notifications, logger);
   const steps = new StepWork(services.work);
+  const config = services.config as Partial<typeof services.config> | undefined;
+  const leases = new StepLeases(
+    repo,
+    config?.EXECUTION_LEASE_MS ?? DEFAULT_LEASE_MS,
+    services.system,
+    logger,
+  );
+  const sweeper = new ExecutionSweeper(store, services.system, logger);
   const runners = new StepRunners().register(demoStepsRunner);
   const undoers = new EffectUndoers();
   registerBuiltInUndoers(undoers);
@@ -92,6 +112,9 @@ export function createExecutionsService(services: Services): ExecutionsService {
     queries: new ExecutionQueries(repo, logs),
     notifications,
     steps,
+    leases,
+    sweeper,
+    sweepIntervalMs: config?.EXECUTION_SWEEP_INTERVAL_MS ?? DEFAULT_SWEEP_INTERVAL_MS,
     workspaces: workspaceLookups(services),
     assertNotLockedDown: async (workspaceId) => {
       if ((await services.cache.get(panicFlagKey(workspaceId))) !== null) {
@@ -103,6 +126,7 @@ export function createExecutionsService(services: Services): ExecutionsService {
     onPanic,
     close: () => {
       off();
+      sweeper.stop();
       hub.close();
     },
   };

@@ -21,5 +21,8 @@ export const executionsCollections = [
 /** The actors `execution`, `panic` and `notifications`, from the services. */
 export function executionsActors(services: Services): AnyActorDefinition[] {
   const svc = executionsServiceOf(services);
+  // Every node hosting the executions sweeps for orphaned steps (the conditional write keeps two
+  // sweepers from both acting on one execution).
+  svc.sweeper.start(svc.sweepIntervalMs);
   return [executionActor(svc), panicActor(svc), notificationsActor(svc.notifications)];
 }

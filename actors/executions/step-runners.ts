@@ -23,6 +23,11 @@ export interface StepContext<I = unknown> {
   readonly signal: AbortSignal;
   readonly services: Services;
   readonly logger: Logger;
+  /**
+   * Sends a live item (e.g. a piece of a model's reply) to the request that started this step with
+   * `execution.createAndFollow`, on its stream only (not stored, not broadcast); a no-op otherwise.
+   */
+  emit(item: unknown): void;
   /** Appends lines to the execution's log (numbered, streamed to watchers, secrets redacted). */
   log(level: LogLevel, message: string): Promise<LogView[]>;
   /**

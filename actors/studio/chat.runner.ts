@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { AppError, isErrorCode } from '../../schemas/errors';
+import type { StepOutcome } from '../../schemas/messages/executions';
 import { runAsPrincipal } from '../executions/execution-steps';
-import type { StepRunner } from '../executions/executions';
+import type { StepContext, StepRunner } from '../executions/executions';
 import { planIntent } from './intent-planner';
-import { llmSettingsOf, streamChatCompletion } from './llm-client';
+import { llmSettingsOf } from './llm-client';
+import { converseWithModel } from './model-chat';
 import { runStudioCommand } from './studio-commands';
 import { studioEnvOf } from './studio-env';
 import { parseStudioCommand } from './studio-grammar';
@@ -32,6 +34,38 @@ export interface ChatOutput {
   proposal?: { command: string; tool?: unknown; input?: unknown };
 }
 
+/** The caller the chat's commands run as: the execution's owner. */
+function callerOf(ctx: StepContext<ChatInput>) {
+  const { principal } = runAsPrincipal(ctx.execution);
+  return { ...principal, accountId: principal.accountId ?? ctx.execution.accountId };
+}
+
+/** The Studio's environment inside the chat step: tools run in this execution (`ctx.callTool`). */
+const studioEnvFor = (ctx: StepContext<ChatInput>) => ({
+  ...studioEnvOf(ctx.services),
+  runTool: ctx.callTool,
+});
+
+/** A mutating command proposed (by the planner or the model): the step pauses for approval. */
+async function proposalOutcome(
+  ctx: StepContext<ChatInput>,
+  command: string,
+  proposed: { tool?: unknown; input?: unknown },
+  model?: string,
+  text?: string,
+): Promise<StepOutcome> {
+  const output: ChatOutput = {
+    reply: `${text ? `${text}\n` : ''}${command.slice(0, 300)} changes state: approve it to run it.`,
+    command,
+    proposal: { command, tool: proposed.tool, input: proposed.input },
+    ...(model ? { model } : {}),
+  };
+  await ctx.log('info', `Waiting for approval: ${command.slice(0, 500)}`);
+  return { name: 'plan', output, pause: `Waiting for approval: ${command.slice(0, 400)}` };
+}
+
+export type { ChatEmit } from './model-chat';
+
 /**
  * `CHAT_EXECUTION` (sourceType super_agent): the deterministic planner maps the message to a
  * Studio command (docs/studio.md). Step 0 (`plan`) answers a plain reply, runs a read-only command
@@ -57,17 +91,15 @@ export const chatRunner: StepRunner<ChatInput> = {
     const plan = planIntent(ctx.input.message);
     const llm = llmSettingsOf(ctx.services.config);
     if (plan.kind === 'reply' && llm && ctx.input.message.trim().toLowerCase() !== 'help') {
-      // Free text with a model configured: the model answers (it runs no command itself).
+      // Free text with a model configured: the model answers, calling the caller's tools on the way.
       await ctx.log('info', `Asking the model ${llm.model}`);
-      const text = await streamChatCompletion(
-        llm,
-        [
-          { role: 'system', content: `You are the assistant of the agent runtime Studio.\n${plan.text}` },
-          { role: 'user', content: ctx.input.message },
-        ],
-        ctx.signal,
-      );
-      const output: ChatOutput = { reply: text || plan.text, model: llm.model };
+      const outcome = await converseWithModel(ctx, llm, studioEnvFor(ctx), callerOf(ctx), [
+        { role: 'system', content: `You are the assistant of the agent runtime Studio.\n${plan.text}` },
+        { role: 'user', content: ctx.input.message },
+      ]);
+      if (outcome.kind === 'proposal')
+        return proposalOutcome(ctx, outcome.command, outcome, llm.model, outcome.text);
+      const output: ChatOutput = { reply: outcome.text || plan.text, model: llm.model };
       await ctx.log('info', 'Reply ready');
       return { name: 'plan', output, result: output, last: true };
     }
@@ -77,10 +109,7 @@ export const chatRunner: StepRunner<ChatInput> = {
       return { name: 'plan', output, result: output, last: true };
     }
     await ctx.log('info', `Planned: ${plan.command.slice(0, 500)}`);
-    const { principal } = runAsPrincipal(ctx.execution);
-    const caller = { ...principal, accountId: principal.accountId ?? ctx.execution.accountId };
-    const env = { ...studioEnvOf(ctx.services), runTool: ctx.callTool };
-    const reply = await runStudioCommand(env, caller, {
+    const reply = await runStudioCommand(studioEnvFor(ctx), callerOf(ctx), {
       command: plan.command,
       advancedMode: false,
       issueToken: false,
@@ -92,13 +121,7 @@ export const chatRunner: StepRunner<ChatInput> = {
     if (reply.kind === 'preview') {
       const command = parseStudioCommand(plan.command).normalized;
       const { tool, input } = (reply.result ?? {}) as { tool?: unknown; input?: unknown };
-      const output: ChatOutput = {
-        reply: `${command.slice(0, 300)} changes state: approve it to run it.`,
-        command,
-        proposal: { command, tool, input },
-      };
-      await ctx.log('info', `Waiting for approval: ${command.slice(0, 500)}`);
-      return { name: 'plan', output, pause: `Waiting for approval: ${command.slice(0, 400)}` };
+      return proposalOutcome(ctx, command, { tool, input });
     }
     const output: ChatOutput = { reply: reply.summary, command: plan.command, result: reply.result };
     await ctx.log('info', 'Reply ready');

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { ExecutionDocument } from '../../schemas/documents/execution';
+import { dbRowsEffect } from '../executions/db-rows-undoer';
+import { runAsPrincipal } from '../executions/execution-steps';
 import type { StepRunner } from '../executions/executions';
 
 /** The execution type of a Studio command that runs a tool. */
@@ -12,6 +15,17 @@ export const StudioCommandInputSchema = z.object({
   input: z.record(z.string(), z.unknown()).default({}),
 });
 export type StudioCommandInput = z.infer<typeof StudioCommandInputSchema>;
+
+/**
+ * What a tool call changed that a rollback can undo: the rows of a `db_insert` (effect `db_rows`).
+ * Other tools record no effect here.
+ */
+function effectsOf(input: StudioCommandInput, execution: ExecutionDocument, result: unknown) {
+  if (input.tool.replace(/^platform\./, '') !== 'db_insert' || typeof input.input.table !== 'string')
+    return [];
+  const effect = dbRowsEffect(runAsPrincipal(execution).agentId, input.input.table.toLowerCase(), result);
+  return effect ? [effect] : [];
+}
 
 /**
  * `STUDIO_COMMAND`: one step, one tool call through the tool router as the execution's owner (the
@@ -29,6 +43,6 @@ export const studioCommandRunner: StepRunner<StudioCommandInput> = {
     await ctx.log('info', `Studio command: ${ctx.input.command.slice(0, 500)}`);
     const result = await ctx.callTool(ctx.input.tool, ctx.input.input);
     await ctx.log('info', `${ctx.input.tool} answered`);
-    return { name: ctx.input.tool, result, last: true };
+    return { name: ctx.input.tool, result, last: true, effects: effectsOf(ctx.input, ctx.execution, result) };
   },
 };

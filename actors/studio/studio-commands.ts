@@ -36,6 +36,11 @@ export interface StudioToolEntry {
   readOnly: boolean;
 }
 
+/** A tool with its input's JSON Schema (what the model is offered). */
+export interface StudioToolDefinition extends StudioToolEntry {
+  inputSchema: Record<string, unknown>;
+}
+
 /** What the commands need from the process (the route builds it). */
 export interface StudioEnv {
   readonly system: ActorSystemApi;
@@ -45,6 +50,8 @@ export interface StudioEnv {
   deadlineMs(target: ToolTarget): number;
   /** The tools the caller may call (built-in and its connector tools), sorted by name. */
   listTools(principal: Principal): Promise<StudioToolEntry[]>;
+  /** The same, with their input schemas (absent: no tool is offered to the model). */
+  listToolDefinitions?(principal: Principal): Promise<StudioToolDefinition[]>;
   /** The caller's account's connectors (`GET /api/connectors` entries). */
   listConnectors(principal: Principal): Promise<unknown[]>;
   /**

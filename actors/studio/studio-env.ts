@@ -4,7 +4,7 @@ import { ConnectorListResponseSchema } from '../../schemas/http/connectors';
 import { AgentListToolsReplySchema } from '../../schemas/messages/tools';
 import type { Services } from '../../src/boot/services';
 import { callerAgentId } from '../tools/router/default-agent';
-import type { StudioEnv, StudioToolEntry } from './studio-commands';
+import type { StudioEnv, StudioToolDefinition } from './studio-commands';
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -17,36 +17,47 @@ export function studioEnvOf(services: Services): StudioEnv {
   const router = services.toolRouter;
   if (!router) throw errors.unavailable('The tool router is not available');
   const { registry, resolvers } = router;
-  const builtin: StudioToolEntry[] = registry.mcpTools.map((t) => ({
+  const builtin: StudioToolDefinition[] = registry.mcpTools.map((t) => ({
     name: t.name,
     description: t.description,
     readOnly: t.annotations.readOnlyHint,
+    inputSchema: t.inputSchema,
   }));
+  const listToolDefinitions = async (principal: Principal): Promise<StudioToolDefinition[]> => {
+    if (!resolvers.connector) return builtin;
+    let extra: StudioToolDefinition[] = [];
+    try {
+      const reply = await services.system.ask(
+        `agent:${callerAgentId(principal)}`,
+        'agent.listTools',
+        {},
+        { auth: principal },
+      );
+      extra = AgentListToolsReplySchema.parse(reply).tools.map(
+        ({ name, description, readOnly, inputSchema }) => ({
+          name,
+          description,
+          readOnly,
+          inputSchema,
+        }),
+      );
+    } catch (err) {
+      services.logger.warn({ err }, 'studio: the connector tools of the caller could not be listed');
+    }
+    return [...builtin, ...extra].sort(byName);
+  };
   return {
     system: services.system,
     services,
     registry,
     deadlineMs: (target) => router.deadlineMs(target),
-    listTools: async (principal: Principal) => {
-      if (!resolvers.connector) return builtin;
-      let extra: StudioToolEntry[] = [];
-      try {
-        const reply = await services.system.ask(
-          `agent:${callerAgentId(principal)}`,
-          'agent.listTools',
-          {},
-          { auth: principal },
-        );
-        extra = AgentListToolsReplySchema.parse(reply).tools.map(({ name, description, readOnly }) => ({
-          name,
-          description,
-          readOnly,
-        }));
-      } catch (err) {
-        services.logger.warn({ err }, 'studio: the connector tools of the caller could not be listed');
-      }
-      return [...builtin, ...extra].sort(byName);
-    },
+    listToolDefinitions,
+    listTools: async (principal: Principal) =>
+      (await listToolDefinitions(principal)).map(({ name, description, readOnly }) => ({
+        name,
+        description,
+        readOnly,
+      })),
     listConnectors: async (principal: Principal) => {
       if (!principal.accountId) return [];
       const reply = await services.system.ask(

@@ -128,6 +128,10 @@ export const ExecutionDocumentSchema = z.object({
       runId: z.string(),
       startedAt: z.date(),
       deadline: z.date(),
+      /** The lease of the node running the step (renewed while it runs); past it, the sweeper fails the step. */
+      leaseUntil: z.date().optional(),
+      /** The node holding the lease (for logs and operators). */
+      leaseNode: z.string().max(128).optional(),
     })
     .optional(),
   /** A pause over a finished execution: the status resume restores. */

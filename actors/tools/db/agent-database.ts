@@ -3,6 +3,7 @@ import { AppError, errors, isAppError } from '../../../schemas/errors';
 import {
   DbCreateTableInputSchema,
   DbDeleteInputSchema,
+  DbIdentifierSchema,
   DbInsertInputSchema,
   DbQueryInputSchema,
   DbTransactionInputSchema,
@@ -57,6 +58,17 @@ export interface AgentDatabase {
   delete(input: DbDeleteRequest, options?: DbCallOptions): Promise<DbDeleteResult>;
   query(input: DbQueryRequest, options?: DbCallOptions): Promise<DbQueryResult>;
   transaction(input: DbTransactionRequest, options?: DbCallOptions): Promise<DbTransactionResult>;
+  /**
+   * Deletes the rows with these primary keys (`createdKeys` of a `db_insert`), one parameterised
+   * DELETE per key in one transaction, as the agent's role: the rollback of a `db_rows` effect.
+   * Resolves the keys that matched no row (already gone). A missing table is VALIDATION_ERROR
+   * with `sqlstate: '42P01'`.
+   */
+  deleteByKeys(
+    table: string,
+    keys: DbRow[],
+    options?: DbCallOptions,
+  ): Promise<{ deleted: number; missing: DbRow[] }>;
 }
 
 /** What an AgentDatabase shares with the other agents' (given by PrivateDatabases). */
@@ -177,6 +189,30 @@ export class AgentDatabaseImpl implements AgentDatabase {
     const table = await this.describeTable(input.table, options);
     const [result] = await this.run([deleteStep(this.schema, input.table, where, table.encode)], options);
     return { deleted: result.rowCount ?? 0 };
+  }
+
+  async deleteByKeys(
+    rawTable: string,
+    keys: DbRow[],
+    options: DbCallOptions = {},
+  ): Promise<{ deleted: number; missing: DbRow[] }> {
+    const table = parseInput(DbIdentifierSchema, rawTable, 'db_rows undo');
+    if (keys.length === 0) return { deleted: 0, missing: [] };
+    const described = await this.describeTable(table, options);
+    const steps = keys.map((key, i) => {
+      const where = foldKeys(key, `keys[${i}]`);
+      if (where.size === 0) throw errors.validation(`keys[${i}] names no column`);
+      return deleteStep(this.schema, table, where, described.encode);
+    });
+    const results = await this.run(steps, options);
+    let deleted = 0;
+    const missing: DbRow[] = [];
+    results.forEach((result, i) => {
+      const n = result.rowCount ?? 0;
+      deleted += n;
+      if (n === 0) missing.push(keys[i]!);
+    });
+    return { deleted, missing };
   }
 
   /**

@@ -1,7 +1,9 @@
-import { Observable, type Subscription } from 'rxjs';
+import { Observable, ReplaySubject, type Subscription } from 'rxjs';
 import { z } from 'zod';
 import { newExecutionId } from '../../../actors/executions/executions';
+import { FollowItemSchema } from '../../../actors/executions/execution-follow';
 import { CHAT_EXECUTION_TYPE, type ChatOutput } from '../../../actors/studio/chat.runner';
+import { ReplyPieces, type CongestedClient } from '../../../actors/studio/reply-pieces';
 import { CONFIRM_TOKEN_TTL_S, ConfirmTokens } from '../../../actors/studio/confirm-tokens';
 import { runStudioCommand, studioEnvOf } from '../../../actors/studio/studio';
 import { MAX_COMMAND_CHARS } from '../../../actors/studio/studio-grammar';
@@ -31,6 +33,8 @@ export const IntentStreamBodySchema = z.object({
 /** The events of `POST /api/studio/intent/stream`, in this order (docs/studio.md). */
 export type IntentEvent =
   | { type: 'execution'; execution: ExecutionSummary }
+  /** A piece of the model's reply, in order, before the final reply (several pieces may be coalesced). */
+  | { type: 'reply'; executionId: string; final: false; delta: string }
   | {
       type: 'reply';
       executionId: string;
@@ -48,6 +52,45 @@ export type IntentEvent =
 
 /** Longest the stream follows one chat execution (its step has 120 s). */
 const INTENT_WATCH_MS = 180_000;
+/**
+ * Reply text waiting for a slow client, in characters: pieces are coalesced into one event while
+ * the socket is congested; past this bound further pieces are dropped (the final reply still
+ * carries the whole text). The model's reply is at most 16,000 characters, so it is not reached.
+ */
+const MAX_PENDING_DELTA_CHARS = 64_000;
+/** How long the final reply waits for the last pieces of the step's stream, in ms. */
+const DELTAS_GRACE_MS = 2_000;
+
+/** The pieces of the reply a chat step emits (`execution.createAndFollow` items), as text. */
+function deltaOf(item: unknown): string | undefined {
+  const parsed = FollowItemSchema.safeParse(item);
+  if (!parsed.success || parsed.data.type !== 'emit') return undefined;
+  const emitted = parsed.data.item as { type?: unknown; delta?: unknown } | null;
+  return emitted?.type === 'delta' && typeof emitted.delta === 'string' ? emitted.delta : undefined;
+}
+
+/**
+ * The first item of a stream (rejecting if it fails before one: an HTTP error can still be
+ * answered), and the items after it, kept until they are read.
+ */
+function splitFirst(
+  source: Observable<unknown>,
+): Promise<{ first: unknown; rest: Observable<unknown>; stop: () => void }> {
+  return new Promise((resolve, reject) => {
+    // Replays to the SSE writer what came before it subscribed (moments); bounded all the same.
+    const rest = new ReplaySubject<unknown>(1000);
+    let got = false;
+    const sub = source.subscribe({
+      next: (item) => {
+        if (got) return rest.next(item);
+        got = true;
+        resolve({ first: item, rest, stop: () => sub.unsubscribe() });
+      },
+      error: (err: unknown) => (got ? rest.error(err) : reject(err)),
+      complete: () => (got ? rest.complete() : reject(errors.internal('The execution was not created'))),
+    });
+  });
+}
 
 function servicesOf(deps: ResolvedAppDeps) {
   if (!deps.services) throw errors.unavailable('The Studio is not available on this node');
@@ -56,13 +99,16 @@ function servicesOf(deps: ResolvedAppDeps) {
 
 /**
  * The events of one chat execution for the request that created it: `execution` (as created),
- * then, once it completes, fails or pauses for approval, `reply` and/or `error`, and `done` last.
- * The execution runs in its actor: the client leaving ends only this watch.
+ * the pieces of the model's reply as they come (`reply` with `final: false`, from the items of the
+ * `execution.createAndFollow` stream), then, once it completes, fails or pauses for approval,
+ * `reply` (final) and/or `error`, and `done` last. The execution runs in its actor: the client
+ * leaving ends only these streams.
  */
 function intentEvents(
   deps: ResolvedAppDeps,
   caller: Principal & { accountId: string },
   execution: ExecutionSummary,
+  follow: { items: Observable<unknown>; stop: () => void; client: CongestedClient },
 ): Observable<IntentEvent> {
   const executionId = execution.id;
   return new Observable<IntentEvent>((sub) => {
@@ -70,8 +116,32 @@ function intentEvents(
     let watchError: { error: string; code: string } | undefined;
     sub.next({ type: 'execution', execution });
 
+    // The reply's pieces, coalesced while the client is slow (bounded; never the final reply).
+    const replyPieces = new ReplyPieces(
+      follow.client,
+      (delta) => sub.next({ type: 'reply', executionId, final: false, delta }),
+      MAX_PENDING_DELTA_CHARS,
+    );
+    let followEnded!: () => void;
+    const followDone = new Promise<void>((resolve) => (followEnded = resolve));
+    const pieces = follow.items.subscribe({
+      next: (item) => {
+        const delta = deltaOf(item);
+        if (delta !== undefined) replyPieces.push(delta);
+      },
+      error: () => followEnded(),
+      complete: () => followEnded(),
+    });
+
     const finish = async () => {
       if (closed) return;
+      // The step's stream ends once its report is sent: its last pieces come before the reply.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([followDone, new Promise<void>((r) => (timer = setTimeout(r, DELTAS_GRACE_MS)))]);
+      clearTimeout(timer);
+      if (closed) return;
+      replyPieces.flush(true);
+      replyPieces.close();
       const svc = executionsOf(deps);
       let status = 'UNKNOWN';
       try {
@@ -159,7 +229,10 @@ function intentEvents(
     if (finishing) watch.unsubscribe();
     return () => {
       closed = true;
+      replyPieces.close();
       watch?.unsubscribe();
+      pieces.unsubscribe();
+      follow.stop();
     };
   });
 }
@@ -181,21 +254,32 @@ export const studioRoute: RouteModule = (router, deps) => {
   router.post('/api/studio/intent/stream', deps.requireAuth, async (req, res) => {
     const caller = accountCaller(res);
     const { message, sessionId, workspaceId, projectId } = parseBody(IntentStreamBodySchema, req);
-    // Failures to create (400, 403 lockdown, 404 workspace) are HTTP errors: nothing is streamed yet.
-    const reply = await deps.system.ask<{ execution: unknown }>(
-      `execution:${newExecutionId()}`,
-      'execution.create',
-      {
-        type: CHAT_EXECUTION_TYPE,
-        title: message.slice(0, 180),
-        sourceType: 'super_agent',
-        input: projectId ? { message, projectId } : { message },
-        sessionId,
-        ...(workspaceId ? { workspaceId } : {}),
-      },
-      { auth: caller },
+    // Created and started by one stream request, whose handler runs the first step: the pieces of
+    // the reply come back on it, to this node only. Failures to create (400, 403 lockdown, 404
+    // workspace) come before its first item: HTTP errors, nothing is streamed yet.
+    const { first, rest, stop } = await splitFirst(
+      deps.system.stream<unknown>(
+        `execution:${newExecutionId()}`,
+        'execution.createAndFollow',
+        {
+          type: CHAT_EXECUTION_TYPE,
+          title: message.slice(0, 180),
+          sourceType: 'super_agent',
+          input: projectId ? { message, projectId } : { message },
+          sessionId,
+          ...(workspaceId ? { workspaceId } : {}),
+        },
+        { auth: caller, timeoutMs: INTENT_WATCH_MS },
+      ),
     );
-    const execution = ExecutionSummarySchema.parse(reply.execution);
-    await writeSse(req, res, intentEvents(deps, caller, execution), { eventOf: (e) => e.type });
+    const created = FollowItemSchema.safeParse(first);
+    if (!created.success || created.data.type !== 'created') {
+      stop();
+      throw errors.internal('The execution was not created');
+    }
+    const execution = ExecutionSummarySchema.parse(created.data.execution);
+    await writeSse(req, res, intentEvents(deps, caller, execution, { items: rest, stop, client: res }), {
+      eventOf: (e) => e.type,
+    });
   });
 };

@@ -4,10 +4,14 @@ import { bearer, startExecHarness, type ExecHarness } from '../executions/suppor
 
 jest.setTimeout(60_000);
 
-/** A fake OpenAI-compatible model: streams "Hello from the model" in pieces, or fails on demand. */
+/**
+ * A fake OpenAI-compatible model: streams "Hello from the model" in pieces (a few ms apart), or
+ * fails on demand.
+ */
 function fakeModel() {
   const requests: Array<{ path: string; auth?: string; body: Record<string, unknown> }> = [];
   let fail = false;
+  let gapMs = 0;
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
@@ -19,14 +23,19 @@ function fakeModel() {
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const pieces = ['Hello', ' from', ' the model'];
-      for (const p of pieces)
-        res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: p } }] })}\n\n`);
-      res.end('data: [DONE]\n\n');
+      void (async () => {
+        for (const p of pieces) {
+          res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: p } }] })}\n\n`);
+          if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+        }
+        res.end('data: [DONE]\n\n');
+      })();
     });
   });
   return {
     requests,
     setFail: (v: boolean) => (fail = v),
+    setGap: (ms: number) => (gapMs = ms),
     listen: () =>
       new Promise<number>((r) =>
         server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)),
@@ -73,11 +82,27 @@ describe('intent stream with a model (LLM_BASE_URL)', () => {
     await model.close();
   });
 
-  it('answers free text with the model, streamed through undici', async () => {
-    const events = await sse(url, token, { message: 'what can you do?', sessionId: 's1' });
-    expect(events.map((e) => e.event)).toEqual(['execution', 'reply', 'done']);
-    expect(events[1].data).toMatchObject({ text: 'Hello from the model', model: 'test-model', final: true });
-    expect(events[2].data.status).toBe('COMPLETED');
+  it('answers free text with the model, its pieces first (final: false), then the final reply', async () => {
+    model.setGap(30);
+    const events = await sse(url, token, { message: 'what can you do?', sessionId: 's1' }).finally(() =>
+      model.setGap(0),
+    );
+    const id = (events[0].data.execution as { id: string }).id;
+    expect(events.map((e) => [e.event, e.data.final])).toEqual([
+      ['execution', undefined],
+      ['reply', false],
+      ['reply', false],
+      ['reply', false],
+      ['reply', true],
+      ['done', undefined],
+    ]);
+    expect(events.slice(1, 4).map((e) => e.data)).toEqual([
+      { type: 'reply', executionId: id, final: false, delta: 'Hello' },
+      { type: 'reply', executionId: id, final: false, delta: ' from' },
+      { type: 'reply', executionId: id, final: false, delta: ' the model' },
+    ]);
+    expect(events[4].data).toMatchObject({ text: 'Hello from the model', model: 'test-model', final: true });
+    expect(events[5].data.status).toBe('COMPLETED');
     const last = model.requests[model.requests.length - 1];
     expect(last.path).toBe('/v1/chat/completions');
     expect(last.auth).toBe('Bearer test-key-123');
@@ -88,7 +113,8 @@ describe('intent stream with a model (LLM_BASE_URL)', () => {
   it('keeps commands deterministic (no model call)', async () => {
     const before = model.requests.length;
     const events = await sse(url, token, { message: 'list tools', sessionId: 's1' });
-    expect(events[1].data).toMatchObject({ command: 'tools list' });
+    expect(events.map((e) => e.event)).toEqual(['execution', 'reply', 'done']);
+    expect(events[1].data).toMatchObject({ command: 'tools list', final: true });
     expect(model.requests.length).toBe(before);
   });
 
