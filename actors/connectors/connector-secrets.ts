@@ -1,11 +1,12 @@
 import type { SealedPair } from '../../schemas/documents/connector';
 import { AppError } from '../../schemas/errors';
-import { deriveKey, seal, unseal } from '../vault/sealing';
+import { deriveKey, masterKeyId, sealedKeyId, sealKeyed, unseal, unsealKeyed } from '../vault/sealing';
 
 /**
  * Headers and environment variables of connectors: sealed at rest (AES-256-GCM through
  * `actors/vault/sealing.ts`, a key derived from VAULT_MASTER_KEY, bound to the connector and the
- * name so a value cannot be moved to another connector or name), and masked when shown.
+ * name so a value cannot be moved to another connector or name; `v2.<keyId>.…` so that a master
+ * key rotation can tell which key opens a value), and masked when shown.
  */
 
 /** What a credential-looking value is shown as. */
@@ -57,28 +58,74 @@ export function maskUrl(raw: string): string {
   }
 }
 
-/** Seals and opens connector values with a key derived from the vault master key. */
-export class ConnectorSealer {
-  private readonly key: Buffer;
+/** Where a sealed value lives: `headers` (http) or `env` (stdio). */
+export type SealedField = 'headers' | 'env';
 
-  constructor(masterKey: Buffer) {
-    this.key = deriveKey(masterKey, 'ars/connectors/v1');
+/** What an error says about the connector: its slug (`MCP connector "x"`), never its internal id. */
+export interface ConnectorRef {
+  _id: string;
+  slug: string;
+}
+
+/** A connector's values opened, and the pairs to store instead when some were not under the current key. */
+export interface OpenedPairs {
+  values: Record<string, string>;
+  /** Present when at least one value was not under the current master key: the whole list, re-sealed. */
+  resealed?: SealedPair[];
+}
+
+/** `details.reason` of a value under a master key this service does not hold (503). */
+export const CONNECTOR_KEY_UNKNOWN = 'connector_key_unknown';
+/** `details.reason` of a value under a known key that does not open: an altered document (500). */
+export const CONNECTOR_VALUE_UNREADABLE = 'connector_value_unreadable';
+
+/** The connectors' key derived from one master key, and the master key's public id. */
+interface ConnectorKey {
+  id: string;
+  key: Buffer;
+}
+
+function connectorKeyOf(masterKey: Buffer): ConnectorKey {
+  return { id: masterKeyId(masterKey), key: deriveKey(masterKey, 'ars/connectors/v1') };
+}
+
+/**
+ * Seals and opens connector values with a key derived from the vault master key (HKDF,
+ * `ars/connectors/v1`), AAD = the connector id and the name.
+ *
+ * **Rotation** (docs/connectors.md, docs/vault.md "Master key rotation"): values are sealed as
+ * `v2.<keyId>.…` under the current master key; `previousKeys` (VAULT_MASTER_KEY_PREVIOUS) open
+ * values sealed before a rotation, which are handed back re-sealed under the current key. Values
+ * from before key ids (`v1.…`) are tried under every key held, the current one first (the GCM tag
+ * decides), and re-sealed too. A value under a key not held is a clear error naming the connector,
+ * the header or variable and the key id, never the value.
+ */
+export class ConnectorSealer {
+  private readonly current: ConnectorKey;
+  private readonly previous: ConnectorKey[];
+
+  constructor(masterKey: Buffer, previousKeys: readonly Buffer[] = []) {
+    this.current = connectorKeyOf(masterKey);
+    this.previous = previousKeys.map(connectorKeyOf).filter((k) => k.id !== this.current.id);
+  }
+
+  /** The id of the current master key (the `<keyId>` of every value sealed now). */
+  get keyId(): string {
+    return this.current.id;
+  }
+
+  /** Whether a stored value is sealed under the current master key (and so needs no re-sealing). */
+  isCurrent(sealed: string): boolean {
+    return sealedKeyId(sealed) === this.current.id;
   }
 
   seal(connectorId: string, name: string, value: string): string {
-    return seal(this.key, value, `${connectorId}\u0000${name}`);
+    return sealKeyed(this.current.key, this.current.id, value, aadOf(connectorId, name));
   }
 
+  /** Opens one value; throws (CONNECTOR_KEY_UNKNOWN, CONNECTOR_VALUE_UNREADABLE) without the value. */
   open(connectorId: string, name: string, sealed: string): string {
-    const value = unseal(this.key, sealed, `${connectorId}\u0000${name}`);
-    if (value === undefined) {
-      // A changed VAULT_MASTER_KEY or a tampered document: say which, never the value.
-      throw new AppError(
-        'INTERNAL_ERROR',
-        `connector ${connectorId}: cannot decrypt ${name} (was VAULT_MASTER_KEY changed?)`,
-      );
-    }
-    return value;
+    return this.openValue({ _id: connectorId, slug: '' }, undefined, name, sealed).value;
   }
 
   sealAll(connectorId: string, values: Record<string, string> | undefined): SealedPair[] {
@@ -89,14 +136,112 @@ export class ConnectorSealer {
     }));
   }
 
-  openAll(connectorId: string, pairs: readonly SealedPair[]): Record<string, string> {
-    return Object.fromEntries(pairs.map((p) => [p.name, this.open(connectorId, p.name, p.value)]));
+  /**
+   * Opens a connector's `headers` or `env` for use; see `OpenedPairs`. The first value that does
+   * not open throws, naming the connector (slug) and that header or variable.
+   */
+  openPairs(ref: ConnectorRef, field: SealedField, pairs: readonly SealedPair[]): OpenedPairs {
+    const values: Record<string, string> = {};
+    let stale = false;
+    const resealed = pairs.map((p) => {
+      const opened = this.openValue(ref, field, p.name, p.value);
+      values[p.name] = opened.value;
+      if (opened.resealed === undefined) return p;
+      stale = true;
+      return { ...p, value: opened.resealed };
+    });
+    return stale ? { values, resealed } : { values };
   }
 
-  /** The pairs as shown: non-credential values in clear, the others masked. */
+  /**
+   * The pairs as shown: non-credential values in clear, the others masked. Never throws: a value
+   * that does not open (a master key not held) is masked; the connector's health says why.
+   */
   showAll(connectorId: string, pairs: readonly SealedPair[]): Record<string, string> {
     return Object.fromEntries(
-      pairs.map((p) => [p.name, p.secret ? MASK : this.open(connectorId, p.name, p.value)]),
+      pairs.map((p) => [p.name, p.secret ? MASK : (this.tryOpen(connectorId, p.name, p.value) ?? MASK)]),
     );
   }
+
+  private tryOpen(connectorId: string, name: string, sealed: string): string | undefined {
+    try {
+      return this.open(connectorId, name, sealed);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private openValue(
+    ref: ConnectorRef,
+    field: SealedField | undefined,
+    name: string,
+    sealed: string,
+  ): { value: string; resealed?: string } {
+    const aad = aadOf(ref._id, name);
+    const keyId = sealedKeyId(sealed);
+    let value: string | undefined;
+    let underCurrent = false;
+    if (typeof keyId === 'string') {
+      const key = [this.current, ...this.previous].find((k) => k.id === keyId);
+      if (!key) throw unknownKey(ref, field, name, keyId);
+      value = unsealKeyed(key.key, sealed, aad);
+      underCurrent = key === this.current;
+    } else if (keyId === null) {
+      // Sealed before key ids: under the current key or a previous one; the GCM tag tells which.
+      for (const key of [this.current, ...this.previous]) {
+        value = unseal(key.key, sealed, aad);
+        if (value !== undefined) break;
+      }
+      if (value === undefined) throw unknownKey(ref, field, name, null);
+    }
+    if (value === undefined) {
+      throw new AppError(
+        'INTERNAL_ERROR',
+        `${connectorLabel(ref)}: cannot decrypt ${fieldLabel(field, name)} (was the document altered?)`,
+        { reason: CONNECTOR_VALUE_UNREADABLE },
+      );
+    }
+    return underCurrent ? { value } : { value, resealed: this.seal(ref._id, name, value) };
+  }
+}
+
+function aadOf(connectorId: string, name: string): string {
+  return `${connectorId}\u0000${name}`;
+}
+
+/** `MCP connector "x"` as the other connector errors say it; the internal id only when no slug is known. */
+function connectorLabel(ref: ConnectorRef): string {
+  return ref.slug ? `MCP connector "${ref.slug}"` : `connector ${ref._id}`;
+}
+
+function fieldLabel(field: SealedField | undefined, name: string): string {
+  if (field === undefined) return `value ${name}`;
+  return field === 'headers' ? `header ${name}` : `environment variable ${name}`;
+}
+
+/**
+ * A value under a master key this process does not hold: the operator changed VAULT_MASTER_KEY
+ * without VAULT_MASTER_KEY_PREVIOUS. 503, not retryable (it will not heal by itself), naming the
+ * connector, the header or variable and the key id; never the value.
+ */
+function unknownKey(
+  ref: ConnectorRef,
+  field: SealedField | undefined,
+  name: string,
+  keyId: string | null,
+): AppError {
+  const which = keyId ? `master key ${keyId}` : 'a master key this service does not hold';
+  const held = keyId ? ', which this service does not hold' : '';
+  return new AppError(
+    'UNAVAILABLE',
+    `${connectorLabel(ref)}: ${fieldLabel(field, name)} is sealed under ${which}${held}: ` +
+      'set VAULT_MASTER_KEY_PREVIOUS to that key (VAULT_MASTER_KEY was changed)',
+    {
+      reason: CONNECTOR_KEY_UNKNOWN,
+      keyId,
+      ...(ref.slug ? { slug: ref.slug } : {}),
+      [field === 'headers' ? 'header' : field === 'env' ? 'variable' : 'name']: name,
+    },
+    { retryable: false },
+  );
 }

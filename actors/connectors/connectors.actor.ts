@@ -27,17 +27,18 @@ import { operatorOf } from '../identity/principal';
 import { AuditBuffer } from './connector-audit';
 import { assertInScope, checkRegistration } from './connector-policy';
 import type { ConnectorPool } from './connector-pool';
+import { isSealingError, markUnreadable, storeResealed } from './connector-rekey';
 import type { ConnectorSealer } from './connector-secrets';
 import {
-  connectorSpec,
   connectorView,
   discoveredUpdate,
   failedDiscoveryUpdate,
   newConnectorDocument,
   newConnectorId,
+  openConnector,
   routerToolEntries,
 } from './connectors.collection';
-import { isConnectionFailure } from './mcp-session';
+import { isConnectionFailure, type ConnectorSpec } from './mcp-session';
 
 /** What the actor needs, wired by `actors/connectors/connectors.ts`. */
 export interface ConnectorsActorOptions {
@@ -117,10 +118,27 @@ export function connectorsActor(options: ConnectorsActorOptions) {
     }
   }
 
+  /**
+   * The connector's values opened for a session (docs/connectors.md, "Master key rotation"): the
+   * first use after a rotation stores them re-sealed under the current key (a failed write only
+   * logs: the next use tries again). Throws the sealer's error when a value does not open.
+   */
+  async function openForUse(ctx: ActorContext<State>, doc: ConnectorDocument): Promise<ConnectorSpec> {
+    const opened = openConnector(doc, sealer);
+    if (opened.resealed) {
+      await storeResealed(repo, doc, opened.resealed).catch((err: unknown) =>
+        ctx.logger.warn({ err, connectorId: doc._id }, 'connector values not re-sealed'),
+      );
+      ctx.state.docs.delete(doc.slug);
+    }
+    return opened.spec;
+  }
+
   /** Runs `call` on the pool and tells the actor how it went. */
   async function runCall(
     ctx: ActorContext<State>,
     doc: ConnectorDocument,
+    spec: ConnectorSpec,
     body: {
       tool: string;
       arguments: Record<string, unknown>;
@@ -128,7 +146,6 @@ export function connectorsActor(options: ConnectorsActorOptions) {
       related?: ConnectorCallRelated;
     },
   ): Promise<ConnectorCallResult> {
-    const spec = connectorSpec(doc, sealer);
     const at = Date.now();
     // Never past the request's deadline: the caller would be gone.
     const timeoutMs = Math.max(1, Math.min(pool.callTimeout(body.timeoutMs), ctx.deadline - at - 50));
@@ -270,7 +287,20 @@ export function connectorsActor(options: ConnectorsActorOptions) {
         const doc = await find(ctx.state, ctx.id, slug);
         if (!doc.enabled)
           throw errors.conflict(`Connector "${slug}" is disabled: enable it before refreshing`);
-        const spec = connectorSpec(doc, sealer);
+        let spec: ConnectorSpec;
+        try {
+          spec = await openForUse(ctx, doc);
+        } catch (err) {
+          if (!isAppError(err) || !isSealingError(err)) throw err;
+          // As for a server that cannot be reached: 200, and the health says why.
+          const updated = await repo.findOneAndUpdate(
+            { _id: doc._id },
+            failedDiscoveryUpdate(err.message, new Date(), String(err.details.reason)),
+          );
+          ctx.state.docs.delete(slug);
+          if (!updated) throw notFound(slug);
+          return { connector: view(ctx.state, updated) };
+        }
         ctx.state.docs.delete(slug);
         return ctx.defer(
           (async () => {
@@ -299,7 +329,28 @@ export function connectorsActor(options: ConnectorsActorOptions) {
           );
         }
         assertInScope(doc, body.related);
-        return ctx.defer(runCall(ctx, doc, body));
+        let spec: ConnectorSpec;
+        try {
+          spec = await openForUse(ctx, doc);
+        } catch (err) {
+          if (!isSealingError(err)) throw err;
+          // The health shows it at once (the message names the header or variable, never a value).
+          await markUnreadable(repo, doc, err)
+            .then(() =>
+              ctx.state.audit.record(doc, {
+                connectorId: doc._id,
+                tool: body.tool,
+                at: Date.now(),
+                success: false,
+              }),
+            )
+            .catch((e: unknown) =>
+              ctx.logger.warn({ err: e, connectorId: doc._id }, 'connector health not recorded'),
+            );
+          ctx.state.docs.delete(doc.slug);
+          throw err;
+        }
+        return ctx.defer(runCall(ctx, doc, spec, body));
       },
 
       'connectors.describe': async (ctx, { slug, tool }) => {

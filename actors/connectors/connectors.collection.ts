@@ -10,7 +10,7 @@ import {
 import type { ConnectorView, CreateConnectorBody } from '../../schemas/http/connectors';
 import { CONNECTOR_TOOL_NAME, type ConnectorToolEntry } from '../../schemas/messages/connectors';
 import { defineCollection } from '../../src/store/mongo';
-import { maskArgs, maskUrl, type ConnectorSealer } from './connector-secrets';
+import { maskArgs, maskUrl, type ConnectorSealer, type SealedField } from './connector-secrets';
 import type { Discovery } from './connector-pool';
 import type { ConnectorSpec } from './mcp-session';
 
@@ -34,19 +34,36 @@ export function newConnectorId(): string {
   return `con_${randomBytes(12).toString('hex')}`;
 }
 
-/** The transport settings with secrets opened, for the pool. */
-export function connectorSpec(doc: ConnectorDocument, sealer: ConnectorSealer): ConnectorSpec {
-  return {
+/** A connector's transport settings with its values opened, and what to store after a rotation. */
+export interface OpenedConnector {
+  spec: ConnectorSpec;
+  /** The lists holding a value that was not under the current master key, re-sealed (store them). */
+  resealed?: Partial<Record<SealedField, SealedPair[]>>;
+}
+
+/**
+ * The transport settings with secrets opened, for the pool. Throws the sealer's error (naming the
+ * connector and the header or variable, never a value) when a value does not open.
+ */
+export function openConnector(doc: ConnectorDocument, sealer: ConnectorSealer): OpenedConnector {
+  const env = sealer.openPairs(doc, 'env', doc.env);
+  const headers = sealer.openPairs(doc, 'headers', doc.headers);
+  const resealed: Partial<Record<SealedField, SealedPair[]>> = {
+    ...(env.resealed ? { env: env.resealed } : {}),
+    ...(headers.resealed ? { headers: headers.resealed } : {}),
+  };
+  const spec: ConnectorSpec = {
     id: doc._id,
     accountId: doc.accountId,
     slug: doc.slug,
     transport: doc.transport,
     command: doc.command,
     args: doc.args,
-    env: sealer.openAll(doc._id, doc.env),
+    env: env.values,
     url: doc.url,
-    headers: sealer.openAll(doc._id, doc.headers),
+    headers: headers.values,
   };
+  return Object.keys(resealed).length > 0 ? { spec, resealed } : { spec };
 }
 
 /** The newer of two outcomes. */
@@ -139,12 +156,19 @@ export function discoveredUpdate(found: Discovery, at = new Date()): UpdateFilte
   };
 }
 
-/** The update of a refresh that failed: the tools are kept, the health and the reason recorded. */
-export function failedDiscoveryUpdate(message: string, at = new Date()): UpdateFilter<ConnectorDocument> {
+/**
+ * The update of a refresh that failed: the tools are kept, the health and the reason recorded
+ * (`reason`: see `lastError.reason` in schemas/documents/connector.ts).
+ */
+export function failedDiscoveryUpdate(
+  message: string,
+  at = new Date(),
+  reason?: string,
+): UpdateFilter<ConnectorDocument> {
   return {
     $set: {
       health: 'error',
-      lastError: { message: message.slice(0, 500), at },
+      lastError: { message: message.slice(0, 500), at, ...(reason ? { reason } : {}) },
       lastAuditOutcome: { success: false, tool: 'tools/list', at },
       updatedAt: at,
     },

@@ -5,11 +5,14 @@ import {
 } from '../../schemas/messages/connectors';
 import type { Services } from '../../src/boot/services';
 import type { Config } from '../../src/config/load-config';
+import type { Secrets } from '../../src/config/secrets';
 import type { ActorSystemApi } from '../../src/kernel';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import type { Logger } from '../../src/logging/logger';
+import type { DocumentStore } from '../../src/store/mongo';
 import { accountsCollection } from '../identity/accounts.repo';
 import { ConnectorPool, type ConnectorPoolOptions } from './connector-pool';
+import { rekeyConnectors, type ConnectorRekeyReport } from './connector-rekey';
 import { ConnectorSealer } from './connector-secrets';
 import { createConnectorTools, type ConnectorTools } from './connector-tools';
 import { connectorsActor } from './connectors.actor';
@@ -26,8 +29,20 @@ export interface ConnectorsService {
   readonly pool: ConnectorPool;
   /** `callConnectorTool`, `listConnectorTools` and the router's resolver hook (`resolve`). */
   readonly tools: ConnectorTools;
+  /**
+   * Starts the re-sealing pass of connector values under the current master key (nodes hosting
+   * actors, at startup, beside the vault's: docs/connectors.md "Master key rotation"). Resolves
+   * its report (`undefined` when it failed: values are then re-sealed as connectors are used);
+   * `close()` waits for it.
+   */
+  startRekey(deps: { documents: DocumentStore; secrets: Secrets }): Promise<ConnectorRekeyReport | undefined>;
   /** Closes every session (children end) and stops listening to broadcasts. */
   close(): Promise<void>;
+}
+
+/** The connectors' sealer: the current master key, and the previous ones (rotation). */
+export function connectorSealerOf(secrets: Secrets): ConnectorSealer {
+  return new ConnectorSealer(secrets.vaultMasterKey, secrets.vaultPreviousMasterKeys ?? []);
 }
 
 declare module '../../src/boot/services' {
@@ -64,11 +79,32 @@ export function createConnectorsService(
     callTimeoutMs: pool.callTimeout(),
     maxCallTimeoutMs: pool.callTimeout(Number.MAX_SAFE_INTEGER),
   });
+  const log = logger.child({ component: 'connectors' });
+  let rekeying: Promise<ConnectorRekeyReport | undefined> | undefined;
   return {
     pool,
     tools,
+    startRekey: ({ documents, secrets }) => {
+      const sealer = connectorSealerOf(secrets);
+      return (rekeying ??= rekeyConnectors(documents.repository(connectorsCollection), sealer, log).then(
+        (report) => {
+          if (report.resealed > 0 || report.unreadable > 0) {
+            log.info(
+              { ...report, keyId: sealer.keyId },
+              'connectors: stored values re-sealed under the current master key',
+            );
+          }
+          return report;
+        },
+        (err: unknown) => {
+          log.warn({ err }, 'connectors: re-sealing pass failed (values are re-sealed when used)');
+          return undefined;
+        },
+      ));
+    },
     close: async () => {
       off();
+      await rekeying;
       await pool.closeAll();
     },
   };
@@ -83,7 +119,7 @@ export function connectorsActors(services: Services): AnyActorDefinition[] {
     connectorsActor({
       repo: services.documents.repository(connectorsCollection),
       pool: connectors.pool,
-      sealer: new ConnectorSealer(services.secrets.vaultMasterKey),
+      sealer: connectorSealerOf(services.secrets),
       stdioAllowlist: services.config.MCP_STDIO_ALLOWLIST,
       planOf: async (accountId) => (await accounts.findById(accountId))?.plan,
       announceClosed: (connectorId) => services.system.broadcast(CONNECTOR_CLOSED_BROADCAST, { connectorId }),

@@ -6,9 +6,10 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * belongs, so a sealed value copied to another document, field or purpose does not open.
  *
  * Formats, each part base64url:
- * - `v1.<iv>.<tag>.<ciphertext>` (`seal`): transit seals and the connectors (headers,
- *   environment), and vault values stored before key ids existed;
- * - `v2.<keyId>.<iv>.<tag>.<ciphertext>` (`sealKeyed`): vault values at rest. `keyId` names the
+ * - `v1.<iv>.<tag>.<ciphertext>` (`seal`): transit seals, and vault values and connector values
+ *   stored before key ids existed;
+ * - `v2.<keyId>.<iv>.<tag>.<ciphertext>` (`sealKeyed`): values at rest, the vault's and the
+ *   connectors' (headers, environment: `actors/connectors/connector-secrets.ts`). `keyId` names the
  *   master key (`masterKeyId`, not the key itself) so that after a rotation each stored value says
  *   which key opens it (docs/vault.md, "Master key rotation"). The key id is bound into the AAD.
  */

@@ -28,10 +28,14 @@ export const PermissionScopeSchema = z.object({
 });
 export type PermissionScope = z.infer<typeof PermissionScopeSchema>;
 
-/** A header or environment variable. `value` is sealed (AES-256-GCM, connector-secrets.ts). */
+/**
+ * A header or environment variable. `value` is sealed (AES-256-GCM, connector-secrets.ts):
+ * `v2.<keyId>.<iv>.<tag>.<ciphertext>` (the master key's id: rotation), or `v1.<iv>.<tag>.<ciphertext>`
+ * as stored before key ids (still read, re-sealed as `v2` when used or by the startup pass).
+ */
 export const SealedPairSchema = z.object({
   name: z.string(),
-  value: z.string().regex(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/),
+  value: z.string().regex(/^(v1|v2\.[0-9a-f]{12})\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/),
   /** Looks like a credential: never shown, even masked partly. */
   secret: z.boolean(),
 });
@@ -71,7 +75,11 @@ export const ConnectorDocumentSchema = z.object({
   permissionScope: PermissionScopeSchema.default({}),
   enabled: z.boolean(),
   health: ConnectorHealthSchema,
-  lastError: z.object({ message: z.string(), at: z.date() }).optional(),
+  /**
+   * Why `health` is `error`. `reason` (never shown) marks errors the service clears by itself:
+   * `connector_key_unknown`, a value under a master key not held, cleared once it is re-sealed.
+   */
+  lastError: z.object({ message: z.string(), at: z.date(), reason: z.string().optional() }).optional(),
   lastAuditOutcome: AuditOutcomeSchema.optional(),
   usedBy: RefListsSchema.default({ apps: [], workflows: [], skills: [] }),
   tools: z.array(ConnectorToolSchema),

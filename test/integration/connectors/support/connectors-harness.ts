@@ -6,7 +6,7 @@ import request from 'supertest';
 import type { ConnectorsOptions } from '../../../../actors/connectors/connectors';
 import { startRuntime, type Runtime } from '../../../../src/boot/runtime';
 import { loadConfig } from '../../../../src/config/load-config';
-import { silentLogger } from '../../../../src/logging/logger';
+import { silentLogger, type Logger } from '../../../../src/logging/logger';
 import { eventually as pollUntil } from '../../../support/async';
 
 /** The stdio entry of @modelcontextprotocol/server-everything, resolved where it is installed. */
@@ -28,12 +28,17 @@ export interface ConnectorsHarness {
   stop(): Promise<void>;
 }
 
-/** Starts a runtime on a temp DATA_DIR and port 0, with loopback HTTP and server-everything allowed. */
+/**
+ * Starts a runtime on a temp DATA_DIR and port 0, with loopback HTTP and server-everything allowed.
+ * `options.dir`: a data directory to reuse (a restart; `stop()` then leaves it in place);
+ * `options.logger`: where the runtime logs (default: nowhere).
+ */
 export async function startConnectorsHarness(
   env: Record<string, string> = {},
   connectors: ConnectorsOptions = {},
+  options: { dir?: string; logger?: Logger } = {},
 ): Promise<ConnectorsHarness> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ars-connectors-'));
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ars-connectors-'));
   const runtime = await startRuntime(
     loadConfig({
       DATA_DIR: dir,
@@ -43,7 +48,7 @@ export async function startConnectorsHarness(
       MCP_STDIO_ALLOWLIST: JSON.stringify([EVERYTHING_PREFIX]),
       ...env,
     }),
-    silentLogger,
+    options.logger ?? silentLogger,
     {
       identity: { bcryptCost: 4, limits: { signupPerIp: { points: 10_000, durationSec: 600 } } },
       connectors,
@@ -70,7 +75,7 @@ export async function startConnectorsHarness(
     },
     async stop() {
       await runtime.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!options.dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -67,7 +67,11 @@ function buildServer(started: string[], cancelled: string[]): McpServer {
   return server;
 }
 
-export async function startTestMcpServer(): Promise<TestMcpServer> {
+/**
+ * `options.authorization`: the `Authorization` header every request must carry, else HTTP 401 (as
+ * a real server checking its credential would): a connector whose header was not opened right fails.
+ */
+export async function startTestMcpServer(options: { authorization?: string } = {}): Promise<TestMcpServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const sockets = new Set<Socket>();
   const requests: TestMcpServer['requests'] = [];
@@ -76,6 +80,11 @@ export async function startTestMcpServer(): Promise<TestMcpServer> {
 
   const handler = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     requests.push({ ...req.headers });
+    if (options.authorization !== undefined && req.headers.authorization !== options.authorization) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized' }, id: null }));
+      return;
+    }
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing) {
