@@ -40,7 +40,7 @@ export async function createExecutionDocument(
   }
   const workspaceId = body.workspaceId ?? (await svc.workspaces.defaultWorkspaceOf(caller.accountId));
   if (!workspaceId) throw errors.notFound('Workspace not found');
-  if (body.workspaceId && !(await svc.workspaces.workspaceOwnedBy(caller.accountId, body.workspaceId))) {
+  if (body.workspaceId && !(await svc.workspaces.canWorkIn(caller.accountId, body.workspaceId))) {
     throw errors.notFound('Workspace not found', { workspaceId: body.workspaceId });
   }
   await svc.assertNotLockedDown(workspaceId);

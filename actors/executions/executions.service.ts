@@ -2,7 +2,6 @@ import { panicFlagKey, WORKSPACE_PANIC_BROADCAST } from '../../schemas/messages/
 import { WorkspacePanicEventSchema, type WorkspacePanicEvent } from '../../schemas/messages/executions';
 import { AppError, errors } from '../../schemas/errors';
 import type { Services } from '../../src/boot/services';
-import { workspaceLookups } from '../identity/agents-and-tokens';
 import { NotificationsRepo } from '../notifications/notifications.repo';
 import { demoStepsRunner } from './demo-steps.runner';
 import { registerBuiltInUndoers } from './effect-undoers';
@@ -15,6 +14,7 @@ import {
 } from './execution-leases';
 import { StepWork } from './execution-steps';
 import { ExecutionStore } from './execution-store';
+import { executionWorkspaces, type ExecutionWorkspaces } from './execution-workspaces';
 import {
   ExecutionLogs,
   ExecutionQueries,
@@ -50,7 +50,7 @@ export interface ExecutionsService {
   readonly sweeper: ExecutionSweeper;
   /** How often this node sweeps, in ms (EXECUTION_SWEEP_INTERVAL_MS; 0 = never). */
   readonly sweepIntervalMs: number;
-  readonly workspaces: ReturnType<typeof workspaceLookups>;
+  readonly workspaces: ExecutionWorkspaces;
   /** Whether the workspace is in panic lockdown (no new work starts there: 403). */
   assertNotLockedDown(workspaceId: string): Promise<void>;
   /** Applies a panic on this node (also run on every node by the `workspace.panic` broadcast). */
@@ -115,7 +115,7 @@ export function createExecutionsService(services: Services): ExecutionsService {
     leases,
     sweeper,
     sweepIntervalMs: config?.EXECUTION_SWEEP_INTERVAL_MS ?? DEFAULT_SWEEP_INTERVAL_MS,
-    workspaces: workspaceLookups(services),
+    workspaces: executionWorkspaces(services),
     assertNotLockedDown: async (workspaceId) => {
       if ((await services.cache.get(panicFlagKey(workspaceId))) !== null) {
         throw errors.forbidden('The workspace is in panic lockdown: no work starts until it is lifted', {
