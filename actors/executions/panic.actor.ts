@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Collection } from 'mongodb';
 import { PrincipalSchema } from '../../schemas/auth';
 import {
   ACTIVE_STATUSES,
@@ -35,7 +36,115 @@ function sinceOf(raw: string): string | null {
   }
 }
 
-type Stopped = Pick<ExecutionDocument, '_id' | 'accountId' | 'stopped' | 'progress'>;
+export type Stopped = Pick<ExecutionDocument, '_id' | 'accountId' | 'stopped' | 'progress'>;
+/** What the cancel of one execution is conditional on, and what its log line needs. */
+export type PanicCandidate = Pick<ExecutionDocument, '_id' | 'accountId' | 'logSeq' | 'progress'>;
+
+const ACTIVE = { status: { $in: [...ACTIVE_STATUSES] }, hold: { $exists: false } };
+const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
+
+const CANDIDATE_FIELDS = { _id: 1, accountId: 1, logSeq: 1, progress: 1 } as const;
+
+/** Rounds of conditional writes on what was read, before the rest is cancelled by a pipeline update. */
+const CANCEL_ROUNDS = 3;
+
+/** Candidates by what their write is conditional on: the log counter and the progress read. */
+function byReadState(docs: PanicCandidate[]): PanicCandidate[][] {
+  const groups = new Map<string, PanicCandidate[]>();
+  for (const d of docs) {
+    const key = `${d.logSeq}:${d.progress.completedSteps}`;
+    const group = groups.get(key);
+    if (group) group.push(d);
+    else groups.set(key, [d]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Cancels these executions for one panic (those still active, without a hold) and records in each
+ * the sequence number of its log line. The writes are operator updates conditional on the state
+ * read (status, log counter, progress), one per group of executions read in the same state, sent
+ * as one bulk write: the sequence number each reserves is then known without reading it back. An
+ * execution whose state moved in between is read and written again; after CANCEL_ROUNDS, what
+ * still moves is cancelled by a pipeline update, which reserves the number whatever the counter
+ * is. (The embedded document server runs a pipeline update over 1,000 documents several times
+ * slower than operator updates: it was most of the panic's time.)
+ */
+export async function cancelForPanic(
+  executions: Collection<ExecutionDocument>,
+  read: PanicCandidate[],
+  panicId: string,
+  now: Date,
+): Promise<Stopped[]> {
+  const stopped: Stopped[] = [];
+  const stop = (d: PanicCandidate): Stopped => ({
+    _id: d._id,
+    accountId: d.accountId,
+    progress: d.progress,
+    stopped: { action: 'panic', at: now, panicId, logSeq: d.logSeq + 1 },
+  });
+  let docs = read;
+  for (let round = 0; round < CANCEL_ROUNDS; round++) {
+    const result = await executions.bulkWrite(
+      byReadState(docs).map((group) => {
+        const { logSeq, progress } = group[0]!;
+        return {
+          updateMany: {
+            filter: {
+              _id: { $in: group.map((d) => d._id) },
+              logSeq,
+              'progress.completedSteps': progress.completedSteps,
+              ...ACTIVE,
+            },
+            update: {
+              $set: {
+                status: 'CANCELLED' as const,
+                stopped: { action: 'panic' as const, at: now, panicId, logSeq: logSeq + 1 },
+                endedAt: now,
+                updatedAt: now,
+              },
+              $inc: { version: 1, logSeq: 1 },
+            },
+          },
+        };
+      }),
+      { ordered: false },
+    );
+    if (result.modifiedCount === docs.length) return [...stopped, ...docs.map(stop)];
+    // Some moved since they were read: read those this write did not cancel (fewer documents to
+    // send than those it did), and go on with the ones still active, on their new state.
+    const lost = (await executions
+      .find(
+        { _id: { $in: docs.map((d) => d._id) }, 'stopped.panicId': { $ne: panicId } },
+        { projection: { ...CANDIDATE_FIELDS, status: 1, hold: 1 } },
+      )
+      .toArray()) as Array<PanicCandidate & Pick<ExecutionDocument, 'status' | 'hold'>>;
+    const lostIds = new Set(lost.map((d) => d._id));
+    stopped.push(...docs.filter((d) => !lostIds.has(d._id)).map(stop));
+    docs = lost.filter((d) => isActive(d.status) && !d.hold);
+    if (docs.length === 0) return stopped;
+  }
+  const ids = docs.map((d) => d._id);
+  await executions.updateMany({ _id: { $in: ids }, ...ACTIVE }, [
+    {
+      $set: {
+        status: 'CANCELLED',
+        stopped: { action: 'panic', at: now, panicId, logSeq: { $add: ['$logSeq', 1] } },
+        endedAt: now,
+        updatedAt: now,
+        version: { $add: ['$version', 1] },
+        logSeq: { $add: ['$logSeq', 1] },
+      },
+    },
+  ]);
+  const done = await executions
+    .find(
+      { _id: { $in: ids }, 'stopped.panicId': panicId },
+      { projection: { _id: 1, accountId: 1, stopped: 1, progress: 1 } },
+    )
+    .toArray();
+  return [...stopped, ...(done as Stopped[])];
+}
 
 /**
  * `panic:<workspace id>`: the panic button of a workspace (docs/executions.md, "Panic"), one press
@@ -55,46 +164,35 @@ export function panicActor(svc: ExecutionsService) {
     const accountId = parsed.data.accountId;
     if (!accountId)
       throw errors.forbidden('Panic needs an operator account: use an account session or token');
-    if (!(await svc.workspaces.workspaceOwnedBy(accountId, ctx.id))) {
-      throw errors.notFound('Workspace not found', { workspaceId: ctx.id });
+    const right = await svc.workspaces.panicRight(accountId, ctx.id);
+    if (right === 'none') throw errors.notFound('Workspace not found', { workspaceId: ctx.id });
+    if (right === 'member') {
+      throw errors.forbidden("Only the workspace's owner or an admin can press panic", {
+        workspaceId: ctx.id,
+      });
     }
     return { accountId, principal: parsed.data };
   }
 
+  /**
+   * Cancels the active executions of the workspace (or session), 1,000 per write. Right after
+   * each write, `stopWork` stops the steps of those it cancelled (here and, by broadcast, on every
+   * node), while their log lines are written: the sooner a step is aborted, the less of it runs.
+   */
   async function cancelAll(
     workspaceId: string,
     sessionId: string | undefined,
     now: Date,
+    stopWork: (executionIds: string[]) => Promise<void>,
   ): Promise<Stopped[]> {
     const panicId = randomBytes(9).toString('hex');
-    const active = { status: { $in: [...ACTIVE_STATUSES] }, hold: { $exists: false } };
-    const candidates = await repo.raw
-      .find({ workspaceId, ...active, ...(sessionId ? { sessionId } : {}) }, { projection: { _id: 1 } })
-      .toArray();
+    const candidates = (await repo.raw
+      .find({ workspaceId, ...ACTIVE, ...(sessionId ? { sessionId } : {}) }, { projection: CANDIDATE_FIELDS })
+      .toArray()) as PanicCandidate[];
     const stopped: Stopped[] = [];
-    for (const ids of chunks(candidates.map((c) => c._id))) {
-      // Conditional on the status again: one that finished meanwhile is left alone. A pipeline
-      // update, so that each document records the log sequence number it reserved for its line
-      // (another writer may move `logSeq` right after).
-      await repo.raw.updateMany({ _id: { $in: ids }, ...active }, [
-        {
-          $set: {
-            status: 'CANCELLED',
-            stopped: { action: 'panic', at: now, panicId, logSeq: { $add: ['$logSeq', 1] } },
-            endedAt: now,
-            updatedAt: now,
-            version: { $add: ['$version', 1] },
-            logSeq: { $add: ['$logSeq', 1] },
-          },
-        },
-      ]);
-      const done = await repo.raw
-        .find(
-          { _id: { $in: ids }, 'stopped.panicId': panicId },
-          { projection: { _id: 1, accountId: 1, stopped: 1, progress: 1 } },
-        )
-        .toArray();
-      stopped.push(...(done as Stopped[]));
+    for (const chunk of chunks(candidates)) {
+      const done = await cancelForPanic(repo.raw, chunk, panicId, now);
+      stopped.push(...done);
       const lines: ExecutionLogDocument[] = done.map((d) => ({
         _id: `${d._id}:${d.stopped!.logSeq!}`,
         executionId: d._id,
@@ -103,7 +201,7 @@ export function panicActor(svc: ExecutionsService) {
         message: `Cancelled by panic before step ${d.progress.completedSteps + 1}`,
         at: now,
       }));
-      await store.logs.insertMany(lines);
+      await Promise.all([stopWork(done.map((d) => d._id)), store.logs.insertMany(lines)]);
     }
     return stopped;
   }
@@ -123,20 +221,23 @@ export function panicActor(svc: ExecutionsService) {
         const flag = panicFlagKey(workspaceId);
         // The lockdown first: no tool call of the workspace starts while executions are cancelled.
         if (!sessionId) await services.cache.set(flag, JSON.stringify({ at: now.toISOString() }));
-        const stopped = await cancelAll(workspaceId, sessionId, now);
-        const ids = stopped.map((s) => s._id);
-        const batches = ids.length > 0 ? chunks(ids) : [[]];
-        for (const [n, executionIds] of batches.entries()) {
+        let broadcasts = 0;
+        const stopWork = async (executionIds: string[]) => {
+          const first = broadcasts++ === 0;
           const event = {
             workspaceId,
-            ...(n === 0 && !sessionId ? { active: true } : {}),
+            ...(first && !sessionId ? { active: true } : {}),
             ...(sessionId ? { sessionId } : {}),
             executionIds,
             at: now.getTime(),
           };
           svc.onPanic(event); // this node at once; the others through the broadcast
           await services.system.broadcast(WORKSPACE_PANIC_BROADCAST, event);
-        }
+        };
+        const stopped = await cancelAll(workspaceId, sessionId, now, stopWork);
+        // Nothing to cancel: the other nodes still stop the workspace's tool calls (and the lockdown).
+        if (broadcasts === 0) await stopWork([]);
+        const ids = stopped.map((s) => s._id);
         const lockdown = !sessionId || (await services.cache.get(flag)) !== null;
         const where = sessionId
           ? `session ${sessionId} of workspace ${workspaceId}`

@@ -1,5 +1,6 @@
 import { demoCounterKey } from '../../../actors/executions/demo-steps.runner';
 import { executionsCollection, newExecutionId } from '../../../actors/executions/executions.repo';
+import { cancelForPanic } from '../../../actors/executions/panic.actor';
 import type { ExecutionDocument } from '../../../schemas/documents/execution';
 import type { ExecutionEvent } from '../../../schemas/messages/executions';
 import { bearer, sleep, startExecHarness, type ExecHarness } from './support/harness';
@@ -83,9 +84,15 @@ it('stops every active execution of the workspace, and no step runs after it', a
     expect(after.steps.some((st) => st.status === 'RUNNING')).toBe(false);
     expect(after.progress.completedSteps).toBe(await counter(e.id));
     const { logs } = await h.get(token, e.id);
-    expect(logs.map((l) => l.message)).toContain(
-      `Cancelled by panic before step ${after.progress.completedSteps + 1}`,
-    );
+    const panicLines = logs.filter((l) => /^Cancelled by panic before step \d+$/.test(l.message));
+    expect(panicLines).toHaveLength(1);
+    const before = Number(panicLines[0]!.message.split(' ').at(-1));
+    // The line names the first step not completed when the panic cancelled it. The step in flight
+    // then may have finished just before its abort: it is recorded as completed after that line
+    // (its work was done), and nothing after it.
+    const completedLater = logs.filter((l) => l.seq > panicLines[0]!.seq && / completed$/.test(l.message));
+    expect(completedLater.length).toBeLessThanOrEqual(1);
+    expect(after.progress.completedSteps).toBe(before - 1 + completedLater.length);
   }
   expect((await h.get(token, completed.id)).execution.status).toBe('COMPLETED');
   const recovery = await h.http().get('/api/recovery').set(bearer(token));
@@ -139,7 +146,8 @@ it('narrows to a session without locking the workspace down', async () => {
   expect((await h.http().get('/api/panic').set(bearer(token))).body.lockdown).toBe(false);
 });
 
-it('cancels 1,000 executions within 2 seconds', async () => {
+// The 2-second figure is measured by `npm run bench:streams` (bench/results/streams.md), not here.
+it('cancels 1,000 executions in one press', async () => {
   const token = await h.account();
   const seed = await h.create(token, { title: 'seed', start: false, steps: incrs(1) });
   const base = await docOf(seed.id);
@@ -152,15 +160,59 @@ it('cancels 1,000 executions within 2 seconds', async () => {
     updatedAt: now,
   }));
   await h.runtime.documents.repository(executionsCollection).raw.insertMany(docs);
-  const started = Date.now();
   const res = await h.http().post('/api/panic').set(bearer(token)).send({});
-  const elapsed = Date.now() - started;
   expect(res.status).toBe(200);
   expect(res.body.stopped).toBe(1000);
-  expect(elapsed).toBeLessThan(2000);
   const left = await h.http().get('/api/executions?status=QUEUED,RUNNING,PAUSED').set(bearer(token));
   expect(left.body.executions).toEqual([]);
   const { logs } = await h.get(token, docs[500]!._id);
   expect(logs.at(-1)?.message).toBe('Cancelled by panic before step 1');
   await h.http().delete('/api/panic').set(bearer(token)).send({});
+});
+
+describe('the bulk cancel of a panic, when executions move while it runs', () => {
+  type Raw = ReturnType<typeof rawExecutions>;
+  const rawExecutions = () => h.runtime.documents.repository(executionsCollection).raw;
+
+  /** The collection, where someone appends a log line to `id` right before each of the first `times` bulk writes. */
+  const racing = (raw: Raw, id: string, times: number): Raw => {
+    let left = times;
+    return new Proxy(raw, {
+      get(target, prop) {
+        if (prop === 'bulkWrite') {
+          return async (...args: Parameters<Raw['bulkWrite']>) => {
+            if (left-- > 0) await target.updateOne({ _id: id }, { $inc: { logSeq: 1 } });
+            return target.bulkWrite(...args);
+          };
+        }
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  };
+
+  it.each([
+    ['read again and written', 1],
+    ['cancelled by the pipeline update', 10],
+  ])('an execution whose log counter moved is %s', async (_how, moves) => {
+    const token = await h.account();
+    const created = await Promise.all(
+      [1, 2, 3].map((n) => h.create(token, { title: `q${n}`, start: false, steps: incrs(1) })),
+    );
+    const ids = created.map((e) => e.id);
+    const read = await Promise.all(ids.map(docOf));
+    const panicId = `test-${moves}`;
+    const stopped = await cancelForPanic(racing(rawExecutions(), ids[0]!, moves), read, panicId, new Date());
+
+    expect(stopped.map((s) => s._id).sort()).toEqual([...ids].sort());
+    for (const [i, id] of ids.entries()) {
+      const doc = await docOf(id);
+      expect(doc.status).toBe('CANCELLED');
+      expect(doc.stopped).toMatchObject({ action: 'panic', panicId, logSeq: doc.logSeq });
+      // Each reserved exactly one number after what others took: no line shares it.
+      const moved = i === 0 ? Math.min(moves, 3) : 0;
+      expect(doc.logSeq).toBe(read[i]!.logSeq + moved + 1);
+      expect(stopped.find((s) => s._id === id)!.stopped!.logSeq).toBe(doc.logSeq);
+    }
+  });
 });

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startRuntime } from '../../src/boot/runtime';
+import { loadConfig } from '../../src/config/load-config';
+import { createLogger } from '../../src/logging/logger';
+import { installBenchLoopRunner, stepMarkers } from './loop-runner';
+
+/**
+ * One node of the service for `bench:streams` (api or worker, by ROLE), configured by its
+ * environment (AMQP_URL, AMQP_PREFIX, REDIS_URL, MONGODB_URL, JWT_SECRET, NODE_ID) on a temporary
+ * DATA_DIR and port 0, with the execution type `BENCH_LOOP` (./loop-runner.ts) and the signup
+ * limit per address raised (the benchmark signs up a few accounts from 127.0.0.1).
+ *
+ * IPC: sends `{event: 'ready', url?}`; answers `{cmd: 'markers', id, since}` with
+ * `{event: 'markers:<id>', report}` (the step markers of this process). The AMQP names to clean up
+ * are sent after `ready` (`{event: 'declared', queues, exchanges}`) and again on `{cmd: 'stop'}`
+ * (`declared-at-stop`), before it stops (also when the parent goes away).
+ */
+async function main(): Promise<void> {
+  installBenchLoopRunner();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ars-bench-streams-'));
+  const config = loadConfig({ ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'error' });
+  const runtime = await startRuntime(config, createLogger({ level: 'error' }), {
+    identity: { bcryptCost: 4, limits: { signupPerIp: { points: 1000, durationSec: 600 } } },
+  });
+  const declaredNames = () => {
+    const transport = (runtime.system as unknown as { transport?: { declaredNames?: () => object } })
+      .transport;
+    return transport?.declaredNames?.() ?? { queues: [], exchanges: [] };
+  };
+  process.send?.({ event: 'ready', url: runtime.http?.url });
+  // The names now (they are all declared at start), so that a node killed later is cleaned up too.
+  process.send?.({ event: 'declared', ...declaredNames() });
+
+  process.on('message', (m: { cmd?: string; id?: string; since?: number }) => {
+    if (m?.cmd === 'markers' && process.connected) {
+      process.send?.({ event: `markers:${m.id}`, report: stepMarkers.report(m.since ?? 0) });
+    }
+    if (m?.cmd === 'stop') stop();
+  });
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    if (process.connected) process.send?.({ event: 'declared-at-stop', ...declaredNames() });
+    void runtime
+      .stop()
+      .catch(() => undefined)
+      .finally(() => {
+        fs.rmSync(dir, { recursive: true, force: true });
+        process.exit(0);
+      });
+  };
+  process.on('disconnect', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `bench:streams node (${process.env.ROLE ?? 'all'}): ${String((err as Error)?.stack ?? err)}\n`,
+  );
+  process.exit(1);
+});
