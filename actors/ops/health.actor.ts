@@ -71,16 +71,20 @@ export async function checkHealth(options: HealthActorOptions, signal: AbortSign
 
 /**
  * The `ops:health` actor: answers `ops.health` with the state of the dependencies as this node sees
- * them. It keeps no state; the checks run outside its turn (`defer`), so concurrent health checks
- * do not queue behind one slow probe.
+ * them. It keeps no actor state; the checks run outside its turn (`defer`), so concurrent health
+ * checks do not queue behind one slow probe. An answer still fresh (`reuseMs`) is replied within the
+ * turn.
  */
 export function healthActor(options: HealthActorOptions) {
   const reuseMs = options.reuseMs ?? 1000;
   let last: { at: number; reply: OpsHealthReply } | undefined;
   let running: Promise<OpsHealthReply> | undefined;
+  const fresh = (): OpsHealthReply | undefined =>
+    last && Date.now() - last.at < reuseMs ? last.reply : undefined;
   // Concurrent requests share the check in flight; a finished check is reused for `reuseMs`.
   const check = (signal: AbortSignal): Promise<OpsHealthReply> => {
-    if (last && Date.now() - last.at < reuseMs) return Promise.resolve(last.reply);
+    const reusable = fresh();
+    if (reusable) return Promise.resolve(reusable);
     running ??= checkHealth(options, signal).then(
       (reply) => {
         last = { at: Date.now(), reply };
@@ -98,7 +102,9 @@ export function healthActor(options: HealthActorOptions) {
     kind: 'ops',
     messages: { 'ops.health': OpsHealthRequestSchema },
     handlers: {
-      'ops.health': (ctx) => ctx.defer((signal) => check(signal)),
+      // A reusable answer is the turn's own reply: deferring it would cost an AbortController and
+      // a deadline timer per request for nothing (every request still reaches the actor).
+      'ops.health': (ctx) => fresh() ?? ctx.defer((signal) => check(signal)),
     },
   });
 }

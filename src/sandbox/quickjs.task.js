@@ -132,19 +132,31 @@ function getEngine() {
 // retried by that call.
 getEngine().catch(() => {});
 
+/** @type {Reply} */
+const CANCELLED_REPLY = Object.freeze({
+  outcome: 'cancelled',
+  stdout: '',
+  stderr: '',
+  truncated: false,
+  durationMs: 0,
+});
+
 /**
  * @param {TaskInput} task
  * @returns {Promise<Reply>}
  */
 async function runTask(task) {
   const control = new Int32Array(task.control);
+  if (Atomics.load(control, STATE) !== QUEUED) return CANCELLED_REPLY;
+  // A call is RUNNING only from here, once the engine is ready: waiting for a fresh engine, or
+  // (tasksPerWorker 2) for the call this worker runs before it, does not count against its timeout.
+  const engine = await getEngine();
   // The start time goes first: the main thread reads it only once it sees RUNNING.
   Atomics.store(control, STARTED_AFTER_MS, Math.max(0, Date.now() - task.submittedAt));
   if (Atomics.compareExchange(control, STATE, QUEUED, RUNNING) !== QUEUED) {
     // Cancelled while queued: the caller has had its answer already.
-    return { outcome: 'cancelled', stdout: '', stderr: '', truncated: false, durationMs: 0 };
+    return CANCELLED_REPLY;
   }
-  const engine = await getEngine();
   const report = runScript(engine, task, limits, () => Atomics.load(control, STATE) === CANCELLED);
   engine.runs += 1;
   const retire =

@@ -13,6 +13,9 @@ export const CONTROL = Object.freeze({
   CANCELLED: 2,
 });
 
+/** Times a call that never started is given back to the pool after its worker went away. */
+const MAX_RESUBMITS = 2;
+
 /** What a worker receives for one call (kept small: it is copied to the worker). */
 export interface TaskInput {
   code: string;
@@ -71,10 +74,23 @@ export class SandboxCall {
       this.settle = (end) => finish(() => resolve(end));
       if (this.cancelReason !== undefined) return this.settle({ kind: 'cancelled-queued' });
       const task: TaskInput = { ...input, control: this.control, submittedAt: this.submittedAt };
-      pool.run(task, { signal: this.poolAbort.signal }).then(
-        (reply: unknown) => this.settle?.({ kind: 'reply', reply }),
-        (err: unknown) => finish(() => reject(err)),
-      );
+      let resubmits = 0;
+      const submit = (): Promise<void> =>
+        pool.run(task, { signal: this.poolAbort.signal }).then(
+          (reply: unknown) => this.settle?.({ kind: 'reply', reply }),
+          (err: unknown): Promise<void> | void => {
+            // With tasksPerWorker 2 a worker holds the next call while it runs one; if that worker
+            // is terminated (the call it ran overran its timeout), the call waiting in it never
+            // started: it goes back to the pool instead of failing.
+            const neverStarted = Atomics.load(this.view, CONTROL.STATE) === CONTROL.QUEUED;
+            if (!this.done && neverStarted && !this.poolAbort.signal.aborted && resubmits < MAX_RESUBMITS) {
+              resubmits += 1;
+              return submit();
+            }
+            finish(() => reject(err));
+          },
+        );
+      void submit();
       this.arm(this.timeoutMs + this.graceMs);
     });
   }

@@ -1,4 +1,8 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
+import type { WriteSignal } from './amqp-write-watch';
+
+/** How long settled acknowledgements may wait for another write to join (see `AckBatcher`). */
+export const ACK_LINGER_MS = 5;
 
 /**
  * Settles the deliveries of one consumer channel, coalescing acknowledgements: acks that complete
@@ -11,17 +15,34 @@ import type { Channel, ConsumeMessage } from 'amqplib';
  * The flush is a `process.nextTick`, not a `setImmediate`: it then runs before amqplib's writer
  * (itself a `setImmediate`) drains the channels, so the acks share the socket write of the replies
  * sent by the same turns instead of costing a write of their own on the next loop iteration.
+ *
+ * When nothing else is written in that turn (a turn that deferred its work: its reply comes later),
+ * the acks linger: they go out with the connection's next write (`WriteWatch`), at the latest after
+ * `lingerMs`, or at once when `lingerMax` of them wait (they hold prefetch slots meanwhile). Still
+ * never before the turn has ended; a crash while they linger makes the broker redeliver messages
+ * whose turns had ended, which at-least-once delivery allows.
  */
 export class AckBatcher {
   /** Unsettled deliveries in delivery order (delivery tags increase on a channel). */
   private readonly outstanding: ConsumeMessage[] = [];
   private readonly done = new Set<ConsumeMessage>();
   private scheduled = false;
-  private readonly flushSoon = () => this.flush();
+  private lingering: NodeJS.Timeout | undefined;
+  private readonly afterTurns = () => this.settleOrLinger();
+  private readonly flushLingering = () => {
+    if (this.lingering) this.flush();
+  };
 
+  /**
+   * @param watch the connection's write watch; without one, acks go out at the end of the turn
+   * @param lingerMax acks that may linger at once (a share of the channel's prefetch)
+   */
   constructor(
     private readonly channel: Channel,
     private readonly isClosed: () => boolean,
+    private readonly watch?: WriteSignal,
+    private readonly lingerMax = 16,
+    private readonly lingerMs = ACK_LINGER_MS,
   ) {}
 
   delivered(message: ConsumeMessage): void {
@@ -32,7 +53,7 @@ export class AckBatcher {
     this.done.add(message);
     if (!this.scheduled) {
       this.scheduled = true;
-      process.nextTick(this.flushSoon);
+      process.nextTick(this.afterTurns);
     }
   }
 
@@ -41,8 +62,13 @@ export class AckBatcher {
     if (!this.isClosed()) this.channel.nack(message, false, requeue);
   }
 
-  private flush(): void {
+  /** Sends the settled acks now (also before the consumer's transport closes). */
+  flush(): void {
     this.scheduled = false;
+    if (this.lingering) {
+      clearTimeout(this.lingering);
+      this.lingering = undefined;
+    }
     // A closed channel cannot settle anything: the broker has already put the messages back.
     if (this.isClosed()) return;
     try {
@@ -50,6 +76,16 @@ export class AckBatcher {
     } catch (_) {
       // Closed during the flush: same as above.
     }
+  }
+
+  private settleOrLinger(): void {
+    this.scheduled = false;
+    if (this.done.size === 0) return;
+    if (!this.watch || this.watch.scheduled || this.done.size >= this.lingerMax) return this.flush();
+    if (this.lingering) return; // already waiting for a write
+    this.lingering = setTimeout(this.flushLingering, this.lingerMs);
+    this.lingering.unref();
+    this.watch.onNextWrite(this.flushLingering);
   }
 
   private settleDone(): void {

@@ -11,12 +11,41 @@ export function encodeEnvelope(envelope: Envelope): Buffer {
 
 /** Parses and validates an incoming message; never throws. */
 export function decodeEnvelope(content: Buffer): Decoded {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(content.toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'not JSON' };
+  const raw = parseJson(content);
+  return raw === NOT_JSON ? { ok: false, reason: 'not JSON' } : checkEnvelope(raw);
+}
+
+/**
+ * Parses a message of a reply queue: one envelope, or a JSON array of envelopes (replies to one
+ * node coalesced by the sender, see amqp-replies.ts). Every element is validated on its own: a bad
+ * one is reported and the others are kept. Never throws.
+ */
+export function decodeEnvelopes(content: Buffer): { envelopes: Envelope[]; rejected: string[] } {
+  const raw = parseJson(content);
+  if (raw === NOT_JSON) return { envelopes: [], rejected: ['not JSON'] };
+  const items = Array.isArray(raw) ? (raw as unknown[]) : [raw];
+  const envelopes: Envelope[] = [];
+  const rejected: string[] = [];
+  for (const item of items) {
+    const decoded = checkEnvelope(item);
+    if (decoded.ok) envelopes.push(decoded.envelope);
+    else rejected.push(decoded.reason);
   }
+  if (items.length === 0) rejected.push('empty batch');
+  return { envelopes, rejected };
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(content: Buffer): unknown {
+  try {
+    return JSON.parse(content.toString('utf8'));
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function checkEnvelope(raw: unknown): Decoded {
   const envelope = readEnvelope(raw);
   if (envelope) return { ok: true, envelope };
   // A rejection is rare: the schema explains it.

@@ -1,6 +1,7 @@
 import * as amqp from 'amqplib';
 import type { ChannelModel } from 'amqplib';
 import type { Logger } from '../logging/logger';
+import { WriteWatch } from './amqp-write-watch';
 
 /** Reconnection backoff: capped exponential with jitter. */
 export interface BackoffOptions {
@@ -158,6 +159,7 @@ export class AmqpConnection {
         this.blocked = false;
       });
       coalesceWrites(model);
+      WriteWatch.install(model);
       return model;
     } catch (err) {
       this.lastError = `connect failed: ${messageOf(err)}`;

@@ -11,6 +11,8 @@ export interface Registration {
   readonly handler: CommandHandler;
   /** The channel of the live broker consumer, if any. */
   channel?: Channel;
+  /** Its acknowledgements (flushed before the transport closes). */
+  acks?: AckBatcher;
   consumerTag?: string;
 }
 

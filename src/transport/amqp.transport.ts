@@ -3,12 +3,14 @@ import type { Envelope } from '../../schemas/envelope';
 import { errors, type AppError } from '../../schemas/errors';
 import { silentLogger, type Logger } from '../logging/logger';
 import { AckBatcher } from './amqp-acks';
-import { decodeEnvelope, encodeEnvelope } from './amqp-codec';
+import { decodeEnvelope, decodeEnvelopes, encodeEnvelope } from './amqp-codec';
 import { countMessages, peekMessages, type DeadLetter } from './amqp-dead-letters';
 import type { AmqpTransportOptions } from './amqp-options';
 import { AmqpConnection, messageOf, redactUrl } from './amqp-connection';
 import { handleDelivery, type ConsumerHost, type Registration } from './amqp-consumer';
 import { AmqpLink, type LinkContext } from './amqp-link';
+import { ReplyBatcher } from './amqp-replies';
+import { WriteWatch } from './amqp-write-watch';
 import { AmqpNames, declareNode, emptyDeclaredNames, type DeclaredNames } from './amqp-topology';
 import {
   kindOf,
@@ -43,6 +45,16 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   private registrations: Registration[] = [];
   private replyListeners: EnvelopeListener[] = [];
   private broadcastListeners: EnvelopeListener[] = [];
+  /** Replies to one node within one microtask run leave as one message (see amqp-replies.ts). */
+  private readonly replies = new ReplyBatcher(
+    (queue, content) => {
+      const link = this.link;
+      if (!link || this.connection.blocked) throw this.unavailable();
+      link.node.publish('', queue, content);
+    },
+    (err, queue, count) =>
+      this.log.warn({ err: messageOf(err), queue, count }, 'replies dropped: publish failed'),
+  );
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
   private started = false;
@@ -68,6 +80,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
       setup: (model) => this.setup(model),
       onLost: () => {
         this.link = undefined;
+        this.replies.discard(); // their connection is gone: lost, as replies may be
       },
     });
   }
@@ -121,8 +134,10 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   }
 
   async reply(nodeId: string, envelope: Envelope): Promise<void> {
-    // The default exchange routes by queue name; a queue that is gone drops the reply, as documented.
-    this.publish(this.link, '', this.names.replyQueue(nodeId), envelope);
+    // Fails fast while down; otherwise the reply joins this tick's batch for its node. The default
+    // exchange routes by queue name; a queue that is gone drops the reply, as documented.
+    if (!this.link || this.connection.blocked) throw this.unavailable();
+    this.replies.add(this.names.replyQueue(nodeId), JSON.stringify(envelope));
   }
 
   onReply(listener: EnvelopeListener): void {
@@ -194,11 +209,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     const own = await declareNode(link.node, this.names, this.nodeId, expiresMs, this.declared);
     // No acknowledgements: replies and broadcasts are best effort, and this is the hot path.
     const noAck = { noAck: true };
-    await link.node.consume(
-      own.replyQueue,
-      (m) => m && this.dispatch(m, this.replyListeners, 'reply'),
-      noAck,
-    );
+    await link.node.consume(own.replyQueue, (m) => m && this.dispatchReplies(m), noAck);
     await link.node.consume(
       own.broadcastQueue,
       (m) => m && this.dispatch(m, this.broadcastListeners, 'broadcast'),
@@ -213,7 +224,13 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     await link.ensureKind(registration.kind);
     const channel = await link.consumerChannel(this.prefetch, `consumer ${registration.kind}`);
     registration.channel = channel;
-    const acks = new AckBatcher(channel, () => this.closedChannels.has(channel));
+    const acks = new AckBatcher(
+      channel,
+      () => this.closedChannels.has(channel),
+      WriteWatch.of(link.model),
+      Math.max(1, Math.floor(this.prefetch / 4)),
+    );
+    registration.acks = acks;
     const { consumerTag } = await channel.consume(this.names.commandQueue(registration.kind), (m) =>
       handleDelivery(this, registration, channel, acks, m),
     );
@@ -245,9 +262,20 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
       this.log.warn({ reason: decoded.reason, what }, `malformed ${what} dropped`);
       return;
     }
+    this.deliver(decoded.envelope, listeners, what);
+  }
+
+  /** A reply message holds one envelope or a batch of them (ReplyBatcher), in send order. */
+  private dispatchReplies(message: Message): void {
+    const { envelopes, rejected } = decodeEnvelopes(message.content);
+    for (const reason of rejected) this.log.warn({ reason, what: 'reply' }, 'malformed reply dropped');
+    for (const envelope of envelopes) this.deliver(envelope, this.replyListeners, 'reply');
+  }
+
+  private deliver(envelope: Envelope, listeners: EnvelopeListener[], what: string): void {
     for (const listener of listeners) {
       try {
-        listener(decoded.envelope);
+        listener(envelope);
       } catch (err) {
         this.log.error({ err: messageOf(err), what }, `${what} listener threw`);
       }
@@ -273,7 +301,9 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
         });
       });
     }
-    // Acknowledgements are coalesced per event-loop turn: let the last ones go out first.
+    // Acknowledgements and replies are coalesced (and acks may linger): let the last ones go out first.
+    for (const r of registrations) r.acks?.flush();
+    this.replies.flush();
     await new Promise((resolve) => setImmediate(resolve));
     const link = this.link;
     this.stopped = true;

@@ -83,6 +83,43 @@ describeWithService('amqp', 'AMQP transport', (url) => {
     expect(raw.sort()).toEqual(['{"v":2,"id":"x"}', '{not json']);
   });
 
+  it('coalesces the replies sent to one node in one turn into one message, read back in order', async () => {
+    const sender = cluster.node('sender');
+    const receiver = cluster.node('receiver');
+    await sender.start();
+    await receiver.start();
+    const got: string[] = [];
+    receiver.onReply((e) => got.push(e.correlationId ?? ''));
+    const reply = (n: number) =>
+      commandEnvelope('requester:x', {
+        type: 'kernel.reply',
+        correlationId: `c${n}`,
+        body: { kind: 'reply' },
+      });
+    // A queue nobody consumes shows what went on the wire.
+    const observed = sender.names.replyQueue('observer');
+    await withAmqpChannel(url, (channel) =>
+      channel.assertQueue(observed, { durable: false, arguments: { 'x-expires': 60000 } }),
+    );
+    try {
+      await Promise.all([1, 2, 3].map((n) => sender.reply('observer', reply(n))));
+      await Promise.all([4, 5, 6, 7].map((n) => sender.reply('receiver', reply(n))));
+      await waitFor(() => got.length === 4, 'four replies at the receiver');
+      expect(got).toEqual(['c4', 'c5', 'c6', 'c7']);
+      const wire = await withAmqpChannel(url, async (channel) => {
+        const first = await channel.get(observed, { noAck: true });
+        const second = await channel.get(observed, { noAck: true });
+        return { first: first ? (JSON.parse(first.content.toString()) as unknown) : null, second };
+      });
+      expect(
+        Array.isArray(wire.first) && wire.first.map((e: { correlationId: string }) => e.correlationId),
+      ).toEqual(['c1', 'c2', 'c3']);
+      expect(wire.second).toBe(false);
+    } finally {
+      await withAmqpChannel(url, (channel) => channel.deleteQueue(observed));
+    }
+  });
+
   it('gives an unsettled command back when stop() runs out of grace, so another node gets it', async () => {
     const quitter = cluster.node('quitter');
     const heir = cluster.node('heir');

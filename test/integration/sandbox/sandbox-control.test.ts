@@ -112,6 +112,48 @@ describe('sandbox: a worker stuck outside the interrupt handler', () => {
   });
 });
 
+describe('sandbox: tasksPerWorker 2, the call a worker holds next', () => {
+  it('does not count the wait behind the running call against its own timeout', async () => {
+    const sandbox = createSandbox({ threads: 1, tasksPerWorker: 2, logger: pino({ level: 'silent' }) });
+    try {
+      await sandbox.execute({ language: 'js', code: '1' }); // the worker is up
+      const busy = 'const end = Date.now() + 400; while (Date.now() < end) {} "first"';
+      const [first, second] = await Promise.all([
+        sandbox.execute({ language: 'javascript', code: busy }),
+        sandbox.execute({ language: 'javascript', code: '"second"', timeout: 100 }),
+      ]);
+      expect(first).toMatchObject({ outcome: 'ok', result: 'first' });
+      expect(second).toMatchObject({ outcome: 'ok', result: 'second' });
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('is refused other than 1 or 2', () => {
+    expect(() =>
+      createSandbox({ threads: 1, tasksPerWorker: 3 as never, logger: pino({ level: 'silent' }) }),
+    ).toThrow(TypeError);
+  });
+
+  it('runs it on the replacement when its worker is terminated for the call before it', async () => {
+    const { logger, lines } = capturingLogger();
+    const sandbox = createSandbox({ threads: 1, tasksPerWorker: 2, logger, killGraceMs: 200 });
+    try {
+      await sandbox.execute({ language: 'js', code: '1' });
+      const stuck = 'let a = []; for (let i = 0; i < 5e4; i++) a = [a]; JSON.stringify(a).length';
+      const [killed, next] = await Promise.all([
+        sandbox.execute({ language: 'javascript', code: stuck, timeout: 200 }),
+        sandbox.execute({ language: 'javascript', code: '"after the kill"' }),
+      ]);
+      expect(killed).toMatchObject({ outcome: 'timeout', exitCode: 124 });
+      expect(lines.some((l) => /terminated/.test(l.msg))).toBe(true);
+      expect(next).toMatchObject({ outcome: 'ok', result: 'after the kill' });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('sandbox: queue limit', () => {
   it('refuses calls past threads + maxQueue with a retryable UNAVAILABLE', async () => {
     const sandbox = createSandbox({ threads: 1, maxQueue: 1, logger: pino({ level: 'silent' }) });

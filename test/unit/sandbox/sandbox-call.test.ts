@@ -105,3 +105,30 @@ describe('SandboxCall', () => {
     await expect(new SandboxCall(50, 50, () => undefined).run(pool, input)).rejects.toThrow(/worker exited/);
   });
 });
+
+describe('SandboxCall: the worker holding it goes away', () => {
+  it('submits a call that never started again, and answers from the next worker', async () => {
+    let runs = 0;
+    const { pool } = fakePool(async (view, task) => {
+      runs += 1;
+      if (runs === 1) throw new Error('Terminating worker thread'); // killed for another call
+      start(view, task);
+      return { outcome: 'ok' };
+    });
+    const call = new SandboxCall(1000, 50, () => undefined);
+    await expect(call.run(pool, input)).resolves.toEqual({ kind: 'reply', reply: { outcome: 'ok' } });
+    expect(runs).toBe(2);
+  });
+
+  it('does not run again a call that had started: its failure is the answer', async () => {
+    let runs = 0;
+    const { pool } = fakePool(async (view, task) => {
+      runs += 1;
+      start(view, task);
+      throw new Error('worker crashed');
+    });
+    const call = new SandboxCall(1000, 50, () => undefined);
+    await expect(call.run(pool, input)).rejects.toThrow('worker crashed');
+    expect(runs).toBe(1);
+  });
+});

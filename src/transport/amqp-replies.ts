@@ -1,0 +1,81 @@
+/**
+ * Coalesces the replies (and stream items) a node sends to one requester node within one run of
+ * the microtask queue into one AMQP message: a JSON array of envelopes instead of one message per
+ * envelope. Replies are best effort and go to a no-ack queue, so grouping them changes no
+ * guarantee; it saves the broker a publish, a routing, an enqueue and a delivery per reply, and the
+ * requester the parsing of their frames. Under load a worker ends several turns per batch of
+ * socket data, so several replies to the same api node leave together.
+ *
+ * The flush is a `process.nextTick` (like the acknowledgements, see amqp-acks.ts): it runs once the
+ * turns ended by the current socket data have settled, and before amqplib's writer drains the
+ * channels, so the batch shares their socket write. A lone reply goes out as a plain envelope, the
+ * format every node reads; the receiving side reads both (`decodeEnvelopes`).
+ */
+export class ReplyBatcher {
+  /** Encoded envelopes waiting per destination queue, in the order they were sent. */
+  private readonly waiting = new Map<string, string[]>();
+  private readonly bytes = new Map<string, number>();
+  private scheduled = false;
+  private readonly flushSoon = () => this.flush();
+
+  /**
+   * @param publish sends one message to a queue; it throws when the channel is gone (the batch is
+   *   then lost, as a reply would be)
+   * @param onError told about a batch that could not be published
+   * @param maxBytes a queue's batch is sent at once when it would grow past this many bytes
+   */
+  constructor(
+    private readonly publish: (queue: string, content: Buffer) => void,
+    private readonly onError: (err: unknown, queue: string, count: number) => void,
+    private readonly maxBytes = 128 * 1024,
+  ) {}
+
+  /** Queues one encoded envelope (JSON text) for `queue`. */
+  add(queue: string, json: string): void {
+    let list = this.waiting.get(queue);
+    const size = (this.bytes.get(queue) ?? 0) + json.length;
+    if (list && size > this.maxBytes) {
+      this.send(queue, list);
+      list = undefined;
+    }
+    if (!list) {
+      list = [];
+      this.waiting.set(queue, list);
+      this.bytes.set(queue, json.length);
+    } else {
+      this.bytes.set(queue, size);
+    }
+    list.push(json);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      process.nextTick(this.flushSoon);
+    }
+  }
+
+  /** Sends everything waiting now (also used before the transport closes). */
+  flush(): void {
+    this.scheduled = false;
+    if (this.waiting.size === 0) return;
+    const batches = [...this.waiting];
+    this.waiting.clear();
+    this.bytes.clear();
+    for (const [queue, list] of batches) this.send(queue, list);
+  }
+
+  /** Drops what waits (the connection is gone: those replies are lost, as documented). */
+  discard(): void {
+    this.waiting.clear();
+    this.bytes.clear();
+  }
+
+  private send(queue: string, list: string[]): void {
+    this.waiting.delete(queue);
+    this.bytes.delete(queue);
+    const text = list.length === 1 ? list[0] : `[${list.join(',')}]`;
+    try {
+      this.publish(queue, Buffer.from(text));
+    } catch (err) {
+      this.onError(err, queue, list.length);
+    }
+  }
+}

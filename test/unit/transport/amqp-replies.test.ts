@@ -1,0 +1,81 @@
+import { decodeEnvelopes } from '../../../src/transport/amqp-codec';
+import { ReplyBatcher } from '../../../src/transport/amqp-replies';
+import { commandEnvelope } from '../../support/envelopes';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+function recorder(maxBytes: number) {
+  const sent: Array<{ queue: string; text: string }> = [];
+  const errors: unknown[] = [];
+  const batcher = new ReplyBatcher(
+    (queue, content) => sent.push({ queue, text: content.toString('utf8') }),
+    (err) => errors.push(err),
+    maxBytes,
+  );
+  return { batcher, sent, errors };
+}
+
+const reply = (n: number) =>
+  commandEnvelope('requester:a', {
+    type: 'kernel.reply',
+    correlationId: `r${n}`,
+    body: { kind: 'reply', value: n },
+  });
+
+describe('ReplyBatcher', () => {
+  it('sends the replies of one turn to one queue as one message, in order; a lone one as a plain envelope', async () => {
+    const { batcher, sent } = recorder(10_000);
+    const [e1, e2, e3, e4] = [1, 2, 3, 4].map(reply);
+    batcher.add('q.a', JSON.stringify(e1));
+    batcher.add('q.b', JSON.stringify(e2));
+    batcher.add('q.a', JSON.stringify(e3));
+    expect(sent).toEqual([]);
+    await tick();
+    expect(sent.map((s) => s.queue)).toEqual(['q.a', 'q.b']);
+    expect(JSON.parse(sent[0].text)).toEqual([e1, e3]);
+    expect(JSON.parse(sent[1].text)).toEqual(e2);
+    batcher.add('q.a', JSON.stringify(e4));
+    await tick();
+    expect(JSON.parse(sent[2].text)).toEqual(e4);
+  });
+
+  it('sends a batch early rather than let it grow past maxBytes', async () => {
+    const { batcher, sent } = recorder(200);
+    const texts = [1, 2, 3].map((n) => JSON.stringify(reply(n)));
+    for (const t of texts) batcher.add('q', t); // each about 150 bytes, limit 200
+    expect(sent).toHaveLength(2);
+    await tick();
+    expect(sent.map((s) => JSON.parse(s.text))).toEqual(texts.map((t) => JSON.parse(t)));
+  });
+
+  it('reports a batch it could not publish, and discard() drops what waits', async () => {
+    const errors: unknown[] = [];
+    const batcher = new ReplyBatcher(
+      () => {
+        throw new Error('channel closed');
+      },
+      (err, queue, count) => errors.push([(err as Error).message, queue, count]),
+    );
+    batcher.add('q', JSON.stringify(reply(1)));
+    batcher.add('q', JSON.stringify(reply(2)));
+    await tick();
+    expect(errors).toEqual([['channel closed', 'q', 2]]);
+    batcher.add('q', JSON.stringify(reply(3)));
+    batcher.discard();
+    await tick();
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('decodeEnvelopes', () => {
+  it('reads one envelope or a batch, keeping the valid ones of a batch', () => {
+    const [e1, e2] = [1, 2].map(reply);
+    expect(decodeEnvelopes(Buffer.from(JSON.stringify(e1)))).toEqual({ envelopes: [e1], rejected: [] });
+    const mixed = decodeEnvelopes(Buffer.from(JSON.stringify([e1, { v: 2 }, e2])));
+    expect(mixed.envelopes).toEqual([e1, e2]);
+    expect(mixed.rejected).toHaveLength(1);
+    expect(mixed.rejected[0]).toMatch(/^invalid envelope/);
+    expect(decodeEnvelopes(Buffer.from('{nope'))).toEqual({ envelopes: [], rejected: ['not JSON'] });
+    expect(decodeEnvelopes(Buffer.from('[]'))).toEqual({ envelopes: [], rejected: ['empty batch'] });
+  });
+});
