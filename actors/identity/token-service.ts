@@ -2,7 +2,16 @@ import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { TokenClaimsSchema, type TokenClaims } from '../../schemas/auth';
 import { AppError, errors } from '../../schemas/errors';
+import type { Logger } from '../../src/logging/logger';
 import type { CachePort } from '../../src/store/cache';
+import { verifyOwnHs256 } from './hs256';
+import {
+  appendRevocation,
+  RevocationFeed,
+  type RevocationBroadcasts,
+  type RevocationFeedOptions,
+} from './revocation-feed';
+import { revocationListOf, type RevocationList, type SharedRevocation } from './revocation-list';
 
 /** Bearer tokens live 90 days (spec). */
 export const BEARER_TOKEN_TTL_MS = 90 * 24 * 60 * 60 * 1000;
@@ -45,23 +54,34 @@ export interface RevocationStore {
 export interface TokenServiceOptions {
   /** Durable copy of revocations. Default: none (cache only). */
   revocations?: RevocationStore;
+  /**
+   * The actor system's broadcasts (`startRuntime` gives them): with them, revocations reach every
+   * node at once and `warm()` starts the periodic sync of the cache log (revocation-feed.ts), so
+   * that a token is checked against this process's list alone instead of one cache read per
+   * request. Without them (tools, tests), every check reads the cache as well.
+   */
+  broadcasts?: RevocationBroadcasts;
+  /** Timing of the sync (defaults: every 1 s, trusted for 3 s). */
+  sync?: Omit<RevocationFeedOptions, 'logger'>;
+  logger?: Logger;
 }
 
 /**
  * Issues and verifies the service's bearer tokens: HS256 JWTs, 90 days, verified with an explicit
- * algorithm list. Revocation is a key in the cache (Redis in production) kept until the token's own
- * expiry, so checking it costs one cache read (one `mget`), never a document read per call.
+ * algorithm list.
  *
- * Revocations are also written to the `RevocationStore` (when given) before the cache, and
- * `warm()` copies the active ones back into the cache at boot. With the in-memory cache (one
- * process, LRU-bounded) the service also keeps its own map of revocations, so an evicted cache
- * key can never bring a revoked token back.
+ * Revocations (docs/authentication.md): each is written to the `RevocationStore` (durable, when
+ * given), to this process's `RevocationList` (shared by the token services over the same cache),
+ * to the cache (`auth:revoked:<jti>`, `auth:cutoff:<subject>`, and the cache log that other nodes
+ * sync from), then broadcast to every node. A check consults the list; it also reads the cache
+ * (one `mget`) unless the list is known complete: a memory cache (one process, every revocation
+ * went through the list), or a feed that synced within its bound (`RevocationFeed.fresh`). `warm()`
+ * loads the durable revocations at boot and starts the feed.
  */
 export class TokenService {
   private readonly revocations?: RevocationStore;
-  /** jti → expiry (ms) and subject → notBefore (s); only for a memory cache (see class doc). */
-  private readonly localTokens?: Map<string, number>;
-  private readonly localCutoffs?: Map<string, { notBefore: number; expiresAt: number }>;
+  private readonly list: RevocationList;
+  private readonly feed?: RevocationFeed;
   /**
    * The secret as a KeyObject, built once: given a string, jsonwebtoken tries to parse it as a
    * public key on every call, which cost about a third of a /mcp request's CPU.
@@ -76,9 +96,12 @@ export class TokenService {
   ) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
     this.revocations = options.revocations;
-    if (cache.kind === 'memory') {
-      this.localTokens = new Map();
-      this.localCutoffs = new Map();
+    this.list = revocationListOf(cache);
+    if (options.broadcasts) {
+      this.feed = new RevocationFeed(cache, this.list, options.broadcasts, {
+        ...options.sync,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
     }
   }
 
@@ -102,18 +125,42 @@ export class TokenService {
 
   /** Checks signature, expiry and revocation. Any failure is UNAUTHORIZED with a generic message. */
   async verify(token: string): Promise<TokenClaims> {
+    return this.check(token);
+  }
+
+  /**
+   * `verify` without a promise when the answer is known at once (the usual case: see the class
+   * doc); otherwise the promise of the cache read. Throws (or rejects) UNAUTHORIZED.
+   */
+  check(token: string): TokenClaims | Promise<TokenClaims> {
+    const claims = this.claimsOf(token);
+    if (this.list.refuses(claims)) throw errors.unauthorized('Bearer token revoked');
+    if (this.cache.kind === 'memory' || this.feed?.fresh) return claims;
+    return this.readRevocation(claims);
+  }
+
+  /** Signature, expiry and shape of the claims. */
+  private claimsOf(token: string): TokenClaims {
+    const fast = verifyOwnHs256(token, this.key, Math.floor(Date.now() / 1000));
     let decoded: unknown;
-    try {
-      decoded = jwt.verify(token, this.key, { algorithms: ['HS256'] });
-    } catch (err) {
-      const expired = err instanceof jwt.TokenExpiredError;
-      throw errors.unauthorized(expired ? 'Bearer token expired' : 'Invalid bearer token');
+    if (fast.kind === 'valid') decoded = fast.payload;
+    else if (fast.kind === 'expired') throw errors.unauthorized('Bearer token expired');
+    else if (fast.kind === 'invalid') throw errors.unauthorized('Invalid bearer token');
+    else {
+      try {
+        decoded = jwt.verify(token, this.key, { algorithms: ['HS256'] });
+      } catch (err) {
+        const expired = err instanceof jwt.TokenExpiredError;
+        throw errors.unauthorized(expired ? 'Bearer token expired' : 'Invalid bearer token');
+      }
     }
     const parsed = TokenClaimsSchema.safeParse(decoded);
     if (!parsed.success) throw errors.unauthorized('Invalid bearer token');
-    const claims = parsed.data;
-    if (this.isRevokedLocally(claims)) throw errors.unauthorized('Bearer token revoked');
-    // Account tokens can also be cut off as a whole (password reset): both keys in one read.
+    return parsed.data;
+  }
+
+  /** The revocation keys in the cache: both in one read (account tokens can be cut off as a whole). */
+  private async readRevocation(claims: TokenClaims): Promise<TokenClaims> {
     const keys = [REVOKED_PREFIX + claims.jti];
     if (claims.typ === 'account') keys.push(CUTOFF_PREFIX + claims.sub);
     const [revoked, cutoff] = await this.cache.mget(keys);
@@ -126,8 +173,10 @@ export class TokenService {
   /** Refuses the token with this `jti` from now on, everywhere, until it would have expired anyway. */
   async revoke(jti: string, expiresAt: Date): Promise<void> {
     await this.revocations?.save({ kind: 'token', jti, expiresAt });
-    this.applyToken(jti, expiresAt.getTime());
-    await this.cache.set(REVOKED_PREFIX + jti, '1', { ttlMs: ttlUntil(expiresAt.getTime()) });
+    const record: SharedRevocation = { kind: 'token', jti, expiresAt: expiresAt.getTime() };
+    this.list.apply(record);
+    await this.cache.set(REVOKED_PREFIX + jti, '1', { ttlMs: ttlUntil(record.expiresAt) });
+    await this.share(record);
   }
 
   /**
@@ -140,33 +189,55 @@ export class TokenService {
     const expiresAt = new Date(at.getTime() + this.ttlMs);
     await this.revocations?.save({ kind: 'subject', subject, notBefore, expiresAt });
     await this.applyCutoff(subject, notBefore, expiresAt.getTime());
+    await this.share({ kind: 'subject', subject, notBefore, expiresAt: expiresAt.getTime() });
   }
 
   /**
-   * Copies the active revocations of the durable store into the cache (and the local map). Called
-   * once at boot by `startRuntime`; without a store it does nothing. Resolves how many it loaded.
+   * Tells the other nodes: the broadcast when this service has the system's, and the cache log
+   * in any case (nodes that missed the broadcast, or got none, read it at their next sync).
+   */
+  private async share(record: SharedRevocation): Promise<void> {
+    if (this.feed) await this.feed.publish(record);
+    else await appendRevocation(this.cache, record);
+  }
+
+  /**
+   * Copies the active revocations of the durable store into the cache (and the local list), then
+   * starts the revocation feed (with `broadcasts`). Called once at boot by `startRuntime`; without
+   * a store it loads nothing. Resolves how many it loaded.
    */
   async warm(): Promise<number> {
-    if (!this.revocations) return 0;
+    // Where the log stands before the durable load: later revocations are read from the log.
+    await this.feed?.begin(this.revocations !== undefined);
     let count = 0;
-    let batch: Promise<unknown>[] = [];
-    for await (const record of this.revocations.active(new Date())) {
-      if (record.kind === 'token') {
-        this.applyToken(record.jti, record.expiresAt.getTime());
-        batch.push(
-          this.cache.set(REVOKED_PREFIX + record.jti, '1', { ttlMs: ttlUntil(record.expiresAt.getTime()) }),
-        );
-      } else {
-        batch.push(this.applyCutoff(record.subject, record.notBefore, record.expiresAt.getTime()));
+    if (this.revocations) {
+      let batch: Promise<unknown>[] = [];
+      for await (const record of this.revocations.active(new Date())) {
+        if (record.kind === 'token') {
+          this.list.apply({ kind: 'token', jti: record.jti, expiresAt: record.expiresAt.getTime() });
+          batch.push(
+            this.cache.set(REVOKED_PREFIX + record.jti, '1', {
+              ttlMs: ttlUntil(record.expiresAt.getTime()),
+            }),
+          );
+        } else {
+          batch.push(this.applyCutoff(record.subject, record.notBefore, record.expiresAt.getTime()));
+        }
+        count++;
+        if (batch.length >= 100) {
+          await Promise.all(batch);
+          batch = [];
+        }
       }
-      count++;
-      if (batch.length >= 100) {
-        await Promise.all(batch);
-        batch = [];
-      }
+      await Promise.all(batch);
     }
-    await Promise.all(batch);
+    await this.feed?.run();
     return count;
+  }
+
+  /** Stops the feed's sync and its broadcast listener. */
+  close(): void {
+    this.feed?.close();
   }
 
   /** Whether a thrown value is this service's refusal (for callers that map it). */
@@ -174,26 +245,8 @@ export class TokenService {
     return err instanceof AppError && err.code === 'UNAUTHORIZED';
   }
 
-  private isRevokedLocally(claims: TokenClaims): boolean {
-    if (!this.localTokens || !this.localCutoffs) return false;
-    if (this.localTokens.has(claims.jti)) return true;
-    const cutoff = claims.typ === 'account' ? this.localCutoffs.get(claims.sub) : undefined;
-    return cutoff !== undefined && claims.iat < cutoff.notBefore;
-  }
-
-  private applyToken(jti: string, expiresAtMs: number): void {
-    if (!this.localTokens) return;
-    this.localTokens.set(jti, expiresAtMs);
-    if (this.localTokens.size % 1024 === 0) prune(this.localTokens, (v) => v);
-  }
-
   private async applyCutoff(subject: string, notBefore: number, expiresAtMs: number): Promise<void> {
-    if (this.localCutoffs) {
-      const known = this.localCutoffs.get(subject);
-      if (!known || known.notBefore < notBefore)
-        this.localCutoffs.set(subject, { notBefore, expiresAt: expiresAtMs });
-      if (this.localCutoffs.size % 1024 === 0) prune(this.localCutoffs, (v) => v.expiresAt);
-    }
+    this.list.apply({ kind: 'subject', subject, notBefore, expiresAt: expiresAtMs });
     // Never move a cutoff back: a later reset wins whatever the order the writes land in.
     const current = Number((await this.cache.get(CUTOFF_PREFIX + subject)) ?? 0);
     if (current >= notBefore) return;
@@ -203,9 +256,4 @@ export class TokenService {
 
 function ttlUntil(expiresAtMs: number): number {
   return Math.max(1000, expiresAtMs - Date.now());
-}
-
-function prune<V>(map: Map<string, V>, expiry: (value: V) => number): void {
-  const now = Date.now();
-  for (const [key, value] of map) if (expiry(value) <= now) map.delete(key);
 }

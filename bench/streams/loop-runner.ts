@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { StepRunner } from '../../actors/executions/executions';
-import { StepRunners } from '../../actors/executions/step-runners';
 
 /**
  * `BENCH_LOOP`: the execution type of the panic benchmark. Its steps never end the run (no total,
@@ -123,21 +122,3 @@ export const benchLoopRunner: StepRunner<LoopInput> = {
     return { output: { index: ctx.index } };
   },
 };
-
-/**
- * Makes `BENCH_LOOP` known to every executions service of this process. The runtime offers no
- * option to register a step runner from outside (the executions service, and its runner registry,
- * are created inside `startRuntime`), so the benchmark's node answers for the type through the
- * registry's class. Only the benchmark's child processes call this.
- */
-export function installBenchLoopRunner(): void {
-  const proto = StepRunners.prototype;
-  const get = proto.get;
-  const types = proto.types;
-  proto.get = function (this: StepRunners, type: string) {
-    return type === BENCH_LOOP_TYPE ? benchLoopRunner : get.call(this, type);
-  };
-  proto.types = function (this: StepRunners) {
-    return [...types.call(this), BENCH_LOOP_TYPE].sort();
-  };
-}

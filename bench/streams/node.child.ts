@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startRuntime } from '../../src/boot/runtime';
 import { loadConfig } from '../../src/config/load-config';
 import { createLogger } from '../../src/logging/logger';
-import { installBenchLoopRunner, stepMarkers } from './loop-runner';
+import { benchLoopRunner, stepMarkers } from './loop-runner';
 
 /**
  * One node of the service for `bench:streams` (api or worker, by ROLE), configured by its
@@ -18,11 +18,11 @@ import { installBenchLoopRunner, stepMarkers } from './loop-runner';
  * (`declared-at-stop`), before it stops (also when the parent goes away).
  */
 async function main(): Promise<void> {
-  installBenchLoopRunner();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ars-bench-streams-'));
   const config = loadConfig({ ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'error' });
   const runtime = await startRuntime(config, createLogger({ level: 'error' }), {
     identity: { bcryptCost: 4, limits: { signupPerIp: { points: 1000, durationSec: 600 } } },
+    executions: { runners: [benchLoopRunner] },
   });
   const declaredNames = () => {
     const transport = (runtime.system as unknown as { transport?: { declaredNames?: () => object } })

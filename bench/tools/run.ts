@@ -606,8 +606,9 @@ ${row('(b) AMQP, api + 1 worker', mem.amqp1)}
 ${row('(c) AMQP, api + 2 workers', mem.amqp2)}
 
 The bare handler verifies the JWT signature (jsonwebtoken, HS256, KeyObject) and does one Redis
-SET EX or GET; it checks no revocation (the service does one Redis MGET per request for it) and
-runs no other middleware, no input schema, no actor, no route record.
+SET EX or GET; it checks no revocation (the service checks its in-memory list of revocations,
+kept by broadcast and a sync of the cache log every second: no Redis read per request) and runs no
+other middleware, no input schema, no actor, no route record, no call counting.
 
 ## proc_execute
 

@@ -1,4 +1,6 @@
 import { createConnectorsService, type ConnectorsOptions } from '../../actors/connectors/connectors';
+import { executionsServiceOf } from '../../actors/executions/executions.service';
+import type { AnyStepRunner } from '../../actors/executions/step-runners';
 import type { IdentityOptions } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { createToolRouter, type ToolRouterOptions } from '../../actors/tools/router/tool-router';
@@ -49,6 +51,8 @@ export interface RuntimeOptions {
   privateDatabases?: PrivateDatabasesOptions;
   /** The vault: clock, app permission checker, sweep interval (actors/vault/vault.ts). */
   vault?: VaultOptions;
+  /** Executions: extra execution types this node runs (a test's or a benchmark's step runners). */
+  executions?: { runners?: readonly AnyStepRunner[] };
 }
 
 /**
@@ -98,7 +102,10 @@ export async function startRuntime(
 
     const tokens = new TokenService(secrets.jwtSecret, cache, undefined, {
       revocations: new RevokedTokensRepo(documents),
+      broadcasts: system,
+      logger: logger.child({ component: 'tokens' }),
     });
+    stack.push(async () => tokens.close());
     // One sandbox per worker process (started on first use); closed after the actors have stopped.
     const sandbox = hostsActors ? createLazySandbox(config, logger) : undefined;
     if (sandbox) stack.push(() => sandbox.close());
@@ -120,6 +127,8 @@ export async function startRuntime(
     // The vault's cipher and credential checks (every node); sweep and panic listener (workers).
     const vault = createVaultService({ documents, system, secrets, logger, hostsActors }, options.vault);
     stack.push(() => vault.close());
+    // Connector values under a previous master key move to the current one, as the vault's do.
+    if (hostsActors) void connectors.startRekey({ documents, secrets });
     const services: Services = {
       config,
       secrets,
@@ -141,6 +150,9 @@ export async function startRuntime(
     await documents.ensureIndexes(collectionDefinitions);
     // Revocations are durable in `revoked_tokens`; the cache (memory in embedded mode) gets them back.
     await tokens.warm();
+    // Extra execution types are known before any actor or route can ask for them.
+    for (const runner of options.executions?.runners ?? [])
+      executionsServiceOf(services).runners.register(runner);
     if (hostsActors) {
       for (const definition of actorDefinitions(services)) await system.register(definition);
     }

@@ -5,9 +5,11 @@ import { createHttpAuth } from './auth';
 import { withScopeGate } from './scopes';
 import { SESSION_COOKIE } from './auth/session.middleware';
 import { errorMiddleware } from './error.middleware';
+import { jsonBody } from './json-body.middleware';
 import { requestContext } from './request-context.middleware';
 import { recordAllowedMethods, routeFallback } from './route-fallback.middleware';
 import { coreRoutes } from './routes';
+import { replayHeaders } from './security-headers';
 
 /** Without services (front-door unit tests), SB routes are open. */
 const allowEveryone: express.RequestHandler = (_req, _res, next) => next();
@@ -48,14 +50,17 @@ export function buildApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
 
   app.use(requestContext(deps.logger));
+  // Helmet's headers do not depend on the request: computed once, replayed on every response.
   app.use(
-    helmet({
-      // Nothing here is a page: forbid every kind of sub-resource and framing outright.
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      },
-    }),
+    replayHeaders(
+      helmet({
+        // Nothing here is a page: forbid every kind of sub-resource and framing outright.
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+        },
+      }),
+    ),
   );
 
   // Route modules live on their own router so the 404/405 machinery can list exactly their routes.
@@ -72,7 +77,7 @@ export function buildApp(deps: AppDeps): express.Express {
   }
 
   const api = express.Router();
-  api.use(express.json({ limit: deps.config.BODY_LIMIT_BYTES, type: JSON_TYPES, strict: true }));
+  api.use(jsonBody({ limit: deps.config.BODY_LIMIT_BYTES, type: JSON_TYPES, strict: true }));
   for (const register of deps.routes ?? coreRoutes) register(api, resolved);
   recordAllowedMethods(api);
   // Inside the router, so it also pre-empts the router's own plain-text answer to OPTIONS.

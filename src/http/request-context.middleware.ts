@@ -33,17 +33,24 @@ export function requestIdFrom(header: string | string[] | undefined): string {
  */
 export function requestContext(logger: Logger): RequestHandler {
   const infoEnabled = logger.isLevelEnabled('info');
+  /**
+   * `res.locals` of one request: `log` is built on first use (most requests never log anything
+   * but the completion line), from a getter on the prototype rather than a property defined per
+   * request.
+   */
+  class RequestLocals {
+    private child: Logger | undefined;
+    constructor(readonly requestId: string) {}
+    get log(): Logger {
+      return (this.child ??= logger.child({ reqId: this.requestId }));
+    }
+  }
+
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const requestId = requestIdFrom(req.headers['x-request-id']);
-    res.locals.requestId = requestId;
-    // Built on first use: most requests never log anything but the completion line below.
-    let child: Logger | undefined;
-    Object.defineProperty(res.locals, 'log', {
-      configurable: true,
-      enumerable: true,
-      get: () => (child ??= logger.child({ reqId: requestId })),
-    });
+    // Express creates an empty `res.locals` per request; nothing has been put in it yet.
+    res.locals = new RequestLocals(requestId) as unknown as typeof res.locals;
     res.setHeader(REQUEST_ID_HEADER, requestId);
     // A JSON API answers per caller: keep intermediaries from storing answers unless a route opts in.
     res.setHeader('Cache-Control', 'no-store');

@@ -7,8 +7,11 @@ import './session-data';
 
 /** What the authentication middleware needs. */
 export interface AuthMiddlewareOptions {
-  /** Verifies bearer tokens (signature, expiry, revocation). */
-  tokens: Pick<TokenService, 'verify'>;
+  /**
+   * Verifies bearer tokens (signature, expiry, revocation). With `check` (TokenService), a token
+   * decided without a cache read is accepted without a promise.
+   */
+  tokens: Pick<TokenService, 'verify'> & Partial<Pick<TokenService, 'check'>>;
   /** PUBLIC_BASE_URL: the origin allowed for cookie-authenticated mutations (besides the Host). */
   publicBaseUrl: string;
 }
@@ -77,13 +80,17 @@ export function requirePrincipal(res: Response): Principal {
  * browser attach them).
  */
 export function createAuthMiddleware(options: AuthMiddlewareOptions): AuthMiddleware {
-  const authenticate = async (req: Request, res: Response): Promise<Principal | undefined> => {
-    const header = req.headers.authorization;
-    if (header !== undefined) {
-      const claims = await options.tokens.verify(bearerTokenOf(header));
-      res.locals.authExpiresAt = claims.exp * 1000;
-      return principalFromClaims(claims);
-    }
+  const { tokens } = options;
+  const verify = tokens.check
+    ? (token: string) => tokens.check!(token)
+    : (token: string) => tokens.verify(token);
+
+  const bearerPrincipal = (res: Response, claims: TokenClaims): Principal => {
+    res.locals.authExpiresAt = claims.exp * 1000;
+    return principalFromClaims(claims);
+  };
+
+  const sessionPrincipal = (req: Request, res: Response): Principal | undefined => {
     const accountId = req.session?.accountId;
     if (typeof accountId !== 'string' || accountId === '') return undefined;
     if (isMutating(req.method) && !isSameOrigin(req, options.publicBaseUrl)) {
@@ -95,11 +102,24 @@ export function createAuthMiddleware(options: AuthMiddlewareOptions): AuthMiddle
 
   const middleware =
     (required: boolean): RequestHandler =>
-    async (req, res, next) => {
-      try {
-        const principal = await authenticate(req, res);
+    (req, res, next) => {
+      const done = (principal: Principal | undefined) => {
         if (principal) res.locals.auth = principal;
         else if (required) throw errors.unauthorized();
+      };
+      try {
+        const header = req.headers.authorization;
+        if (header === undefined) {
+          done(sessionPrincipal(req, res));
+        } else {
+          const claims = verify(bearerTokenOf(header));
+          if (claims instanceof Promise) {
+            // The token service had to read the cache: continue when it answers.
+            claims.then((c) => done(bearerPrincipal(res, c))).then(() => next(), next);
+            return;
+          }
+          done(bearerPrincipal(res, claims));
+        }
       } catch (err) {
         next(err);
         return;

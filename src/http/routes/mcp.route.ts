@@ -12,6 +12,7 @@ import {
   MCP_PROTOCOL_VERSIONS,
   rpcError,
 } from '../mcp/json-rpc';
+import { sendJson } from '../send-json';
 import { parseBody } from '../validation';
 import { SERVICE_VERSION } from './health.route';
 
@@ -69,9 +70,8 @@ export const mcpRoute: RouteModule = (router, deps) => {
         tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
         call: (name, args) => invokeTool(deps, principal, { tool: name, input: args }),
       });
-      res.status(answer.status);
-      if (answer.body === undefined) res.end();
-      else res.json(answer.body);
+      if (answer.body === undefined) res.status(answer.status).end();
+      else sendJson(res, answer.status, answer.body);
       return;
     }
 
@@ -82,7 +82,7 @@ export const mcpRoute: RouteModule = (router, deps) => {
         input: body.input ?? body.arguments ?? {},
         ...(body.server !== undefined ? { server: body.server } : {}),
       });
-      res.json({ success: true, result });
+      sendJson(res, 200, { success: true, result });
     } catch (err) {
       throw withSuccessFalse(err);
     }

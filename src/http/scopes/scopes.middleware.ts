@@ -121,6 +121,12 @@ export function withScopes(authenticate: RequestHandler, options: ScopeGateOptio
         next(err);
         return;
       }
+      const auth = res.locals.auth as Principal | undefined;
+      // Most callers (agent keys, sessions, unscoped tokens): nothing to check, no promise.
+      if (!auth || (!(auth.tokenId && auth.via === 'bearer') && !auth.scopes?.length)) {
+        next();
+        return;
+      }
       enforce(req, res).then(() => next(), next);
     };
     try {

@@ -120,6 +120,10 @@ export class RedisCache implements CachePort, RateLimitCapable {
       // ioredis arms this timer even when the socket is already gone; keep it short so a closed
       // cache does not hold the process for 2 s.
       disconnectTimeout: 200,
+      // Commands issued in one turn of the event loop (under load, those of many requests) go out
+      // in one socket write instead of one write each: a write per command was ≈ 10 % of a
+      // /mcp request's CPU. Costs at most one loop turn of latency.
+      enableAutoPipelining: true,
       retryStrategy: (attempt) =>
         Math.min(50 * 2 ** Math.min(attempt, 10), maxDelay) * (0.5 + Math.random() / 2),
       ...options.redisOptions,

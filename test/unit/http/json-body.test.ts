@@ -1,0 +1,63 @@
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import request from 'supertest';
+import { jsonBody } from '../../../src/http/json-body.middleware';
+
+const JSON_TYPE = 'application/json';
+const OPTIONS = { limit: 2048, type: ['application/json', 'application/*+json'], strict: true };
+
+/** An app that answers what the parser made of the request: the body, or the error's type and status. */
+function app(parser: RequestHandler) {
+  const a = express();
+  a.use(parser);
+  a.post('/echo', (req, res) => {
+    res.json({ hasBody: 'body' in req, body: req.body ?? null });
+  });
+  const onError: ErrorRequestHandler = (err: { type?: string; status?: number }, _req, res, _next) => {
+    res.status(299).json({ type: err.type, status: err.status });
+  };
+  a.use(onError);
+  return a;
+}
+
+const fast = app(jsonBody(OPTIONS));
+const reference = app(express.json(OPTIONS));
+
+const post = (target: express.Express, body: string | undefined, type = 'application/json') => {
+  const req = request(target).post('/echo').set('Content-Type', type);
+  return body === undefined ? req : req.send(body);
+};
+
+describe('jsonBody (express.json with a fast path)', () => {
+  it('parses the usual JSON body, with or without charset=utf-8, in any case', async () => {
+    const body = { tool: 'mem_set', input: { key: 'k', value: 'é 🚀' } };
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON']) {
+      const res = await post(fast, JSON.stringify(body), type);
+      expect(res.body).toEqual({ hasBody: true, body });
+    }
+  });
+
+  it('refuses what is not an object or an array, and malformed JSON, as entity.parse.failed', async () => {
+    expect((await post(fast, '"text"')).body).toEqual({ type: 'entity.parse.failed', status: 400 });
+    expect((await post(fast, '{"a": ')).body).toEqual({ type: 'entity.parse.failed', status: 400 });
+  });
+
+  // Every row names its type: jest would pass `done` for a missing argument.
+  it.each<[string, string | undefined, string]>([
+    ['an object', '{"a":1}', JSON_TYPE],
+    ['a BOM first', '\uFEFF{"a":1}', JSON_TYPE],
+    ['whitespace then an array', ' \n [1, 2]', JSON_TYPE],
+    ['an empty body', '', JSON_TYPE],
+    ['no body', undefined, JSON_TYPE],
+    ['a scalar', '"text"', JSON_TYPE],
+    ['a number after whitespace', '  42', JSON_TYPE],
+    ['malformed JSON', '{"a": ', JSON_TYPE],
+    ['a body over the limit', `{"x":"${'x'.repeat(3000)}"}`, JSON_TYPE],
+    ['another charset', '{"a":1}', 'application/json; charset=latin1'],
+    ['a +json type', '{"p":1}', 'application/merge-patch+json'],
+    ['another type', 'a=1', 'text/plain'],
+  ])('answers like express.json for %s', async (_what, body, type) => {
+    const [mine, theirs] = await Promise.all([post(fast, body, type), post(reference, body, type)]);
+    expect(mine.status).toBe(theirs.status);
+    expect(mine.body).toEqual(theirs.body);
+  });
+});

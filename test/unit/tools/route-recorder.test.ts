@@ -1,0 +1,78 @@
+import pino from 'pino';
+import { RouteRecorder, type RouteRecordInput } from '../../../actors/tools/router/route-records';
+
+/** Repositories that only note what the recorder writes. */
+function fakeStore() {
+  const inserted: unknown[][] = [];
+  const upserts: unknown[][] = [];
+  const records = { raw: { insertMany: async (docs: unknown[]) => void inserted.push(docs) } };
+  const stats = { raw: { bulkWrite: async (ops: unknown[]) => void upserts.push(ops) } };
+  return { inserted, upserts, records: records as never, stats: stats as never };
+}
+
+/** Executions counted by the counter upserts written so far. */
+const counted = (upserts: unknown[][]) =>
+  (upserts.flat() as Array<{ updateOne: { update: { $inc: { executions: number } } } }>).reduce(
+    (n, op) => n + op.updateOne.update.$inc.executions,
+    0,
+  );
+
+const call = (agentId: string, primitive = 'mem_get'): RouteRecordInput => ({
+  tool: `platform.${primitive}`,
+  primitive,
+  fallbackUsed: false,
+  invokedByType: 'agent',
+  routeDecision: { source: 'platform' },
+  related: { apps: [], workflows: [], skills: [] },
+  agentRef: `agref-${agentId}`,
+  agentId,
+  status: 'ok',
+  durationMs: 1,
+  at: new Date(),
+});
+
+describe('RouteRecorder', () => {
+  const logger = pino({ level: 'silent' });
+
+  it('writes records and counters together on the timer (light load)', async () => {
+    const store = fakeStore();
+    const recorder = new RouteRecorder(store.records, store.stats, logger, { flushIntervalMs: 20 });
+    recorder.record(call('a'), true);
+    recorder.record(call('a'), true);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(store.inserted.map((b) => b.length)).toEqual([2]);
+    expect(store.upserts).toHaveLength(1);
+    await recorder.close();
+  });
+
+  it('under load, writes every full batch of records but the counters at most once per interval', async () => {
+    const store = fakeStore();
+    const recorder = new RouteRecorder(store.records, store.stats, logger, {
+      batchSize: 10,
+      flushIntervalMs: 60_000,
+      statsIntervalMs: 60_000,
+    });
+    for (let i = 0; i < 50; i++) recorder.record(call(`agent-${i % 5}`), true);
+    await recorder.flush(false);
+    expect(store.inserted.map((b) => b.length)).toEqual([10, 10, 10, 10, 10]);
+    // The first full batch wrote the counters; the next four left them for later.
+    expect(store.upserts).toHaveLength(1);
+    await recorder.close();
+    // Nothing counted is lost: close writes the rest (5 agents, one primitive).
+    expect(store.upserts).toHaveLength(2);
+    expect(counted(store.upserts)).toBe(50);
+  });
+
+  it('writes the counters left behind by a full batch on the timer', async () => {
+    const store = fakeStore();
+    const recorder = new RouteRecorder(store.records, store.stats, logger, {
+      batchSize: 2,
+      flushIntervalMs: 20,
+      statsIntervalMs: 60_000,
+    });
+    for (let i = 0; i < 4; i++) recorder.record(call('a', 'mem_set'), true);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(counted(store.upserts)).toBe(4);
+    await recorder.close();
+  });
+});
