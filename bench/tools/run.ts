@@ -537,7 +537,7 @@ async function main(): Promise<void> {
       agents: AGENTS,
       cache: 'redis (127.0.0.1)',
       documents: 'embedded MongoDB-wire server, one child process shared by every node',
-      bare: 'Express + express.json(), jsonwebtoken HS256 verify (KeyObject), Redis SET EX / GET; no revocation check, no input schema, no other middleware',
+      bare: "Express + express.json(), the service's own HS256 verify (KeyObject), Redis SET EX / GET with auto-pipelining; no revocation check, no input schema, no other middleware",
     },
     ...results,
     checks,
@@ -605,8 +605,8 @@ ${row('(a) in-process (ROLE=all)', mem.inProcess)}
 ${row('(b) AMQP, api + 1 worker', mem.amqp1)}
 ${row('(c) AMQP, api + 2 workers', mem.amqp2)}
 
-The bare handler verifies the JWT signature (jsonwebtoken, HS256, KeyObject) and does one Redis
-SET EX or GET; it checks no revocation (the service checks its in-memory list of revocations,
+The bare handler verifies the JWT signature with the service's own check (direct HS256, KeyObject)
+and does one Redis SET EX or GET on a client with the same auto-pipelining as the service's; it checks no revocation (the service checks its in-memory list of revocations,
 kept by broadcast and a sync of the cache log every second: no Redis read per request) and runs no
 other middleware, no input schema, no actor, no route record, no call counting.
 
