@@ -13,6 +13,7 @@ export class BenchCleanup {
   private readonly steps: Array<{ what: string; run: () => Promise<unknown> }> = [];
   private readonly kinds = new Set<string>();
   private readonly nodes = new Set<string>();
+  private readonly queues = new Set<string>();
 
   constructor(
     readonly amqpUrl: string | undefined,
@@ -27,6 +28,11 @@ export class BenchCleanup {
   /** A node whose reply and broadcast queues must go (normally removed by its own graceful stop). */
   node(nodeId: string): void {
     this.nodes.add(nodeId);
+  }
+
+  /** Any other queue the benchmark declared (the raw amqplib reference case's). */
+  queue(name: string): void {
+    this.queues.add(name);
   }
 
   step(what: string, run: () => Promise<unknown>): void {
@@ -58,7 +64,8 @@ export class BenchCleanup {
         process.stderr.write(`cleanup (${what}) failed: ${(err as Error)?.message ?? String(err)}\n`);
       }
     }
-    if (this.amqpUrl && (this.kinds.size > 0 || this.nodes.size > 0)) await this.deleteTopology(this.amqpUrl);
+    if (this.amqpUrl && (this.kinds.size > 0 || this.nodes.size > 0 || this.queues.size > 0))
+      await this.deleteTopology(this.amqpUrl);
   }
 
   private async deleteTopology(url: string): Promise<void> {
@@ -66,6 +73,7 @@ export class BenchCleanup {
     const queues = [
       ...[...this.kinds].flatMap((k) => [names.commandQueue(k), names.deadLetterQueue(k)]),
       ...[...this.nodes].flatMap((n) => [names.replyQueue(n), names.broadcastQueue(n)]),
+      ...this.queues,
     ];
     const exchanges = [names.deadLetterExchange, names.broadcastExchange];
     const connection = await amqp.connect(url, {

@@ -143,6 +143,7 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
       runs: [],
       cpu: {},
     });
+    cases.push(await rawAmqpCase(options.amqpUrl!, cleanup, sample));
   }
 
   const fire = (c: HttpCase, seconds: number) =>
@@ -174,6 +175,42 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
   return {
     cases: cases.map((c) => summarise(c)),
     probeWorkUsPerCall: await measureProbeWork(),
+  };
+}
+
+/**
+ * The issue's reference: the bare Express handler doing a raw amqplib round trip per request to a
+ * raw amqplib responder in another process (raw-amqp.child.ts). Replies come on a per-process reply
+ * queue (measured faster here than direct reply-to, which BENCH_RAW_REPLY=direct selects).
+ */
+async function rawAmqpCase(
+  amqpUrl: string,
+  cleanup: BenchCleanup,
+  sample: Record<string, unknown>,
+): Promise<HttpCase> {
+  const reply = process.env.BENCH_RAW_REPLY === 'direct' ? 'direct' : 'queue';
+  const queue = `${cleanup.prefix}.raw.requests`;
+  const replyQueue = `${cleanup.prefix}.raw.replies`;
+  cleanup.queue(queue);
+  if (reply === 'queue') cleanup.queue(replyQueue);
+  const env = { AMQP_URL: amqpUrl, QUEUE: queue, REPLY: reply, REPLY_QUEUE: replyQueue };
+  const responder = startChild('raw-responder', 'raw-amqp.child', {
+    ...env,
+    ROLE: 'responder',
+    BODY: JSON.stringify(sample),
+  });
+  cleanup.step('child raw-responder', () => responder.stop());
+  await ready(responder);
+  const api = startChild('raw-api', 'raw-amqp.child', { ...env, ROLE: 'api' });
+  cleanup.step('child raw-api', () => api.stop());
+  return {
+    key: 'rawAmqp',
+    label: `reference: bare Express handler doing a raw amqplib round trip (${reply === 'direct' ? 'direct reply-to' : 'per-process reply queue'}) to a raw amqplib responder process`,
+    url: (await ready(api)).url!,
+    servers: [api, responder],
+    extraCpu: brokerCpuProbe(),
+    runs: [],
+    cpu: {},
   };
 }
 

@@ -6,7 +6,8 @@
  *    shared dedupe store; and the raw transport round trip as a reference;
  * 2. `GET /health` through the health actor (the real service, `startRuntime`) against a bare
  *    Express handler returning the same JSON, with autocannon (50 connections): in one process and
- *    as api + worker processes over RabbitMQ.
+ *    as api + worker processes over RabbitMQ; and, as the reference over RabbitMQ, the bare Express
+ *    handler doing a raw amqplib round trip to a raw amqplib responder process.
  *
  * Cases are interleaved in rounds so that noise from other work on the machine spreads over all of
  * them; ratios compare figures of the same run. Everything targets 127.0.0.1, is time-bounded
@@ -149,11 +150,14 @@ async function main(): Promise<void> {
   const bare = h('bareExpress');
   const actorIn = h('actorInProcess');
   const actorAmqp = h('actorOverAmqp');
+  const rawAmqp = h('rawAmqp');
   const ratio = (a?: { perSecond: number }, b?: { perSecond: number }) =>
     a && b && b.perSecond ? Math.round((a.perSecond / b.perSecond) * 1000) / 1000 : undefined;
   const httpInRatio = ratio(actorIn, bare);
   const httpAmqpRatio = ratio(actorAmqp, bare);
   const frontDoorRatio = ratio(h('frontDoorOnly'), bare);
+  const rawAmqpRatio = ratio(rawAmqp, bare);
+  const actorToRawRatio = ratio(actorAmqp, rawAmqp);
   const layered = k('amqpWorkerProcessLayered');
   const shared = k('amqpWorkerProcessShared');
   const checks = {
@@ -176,6 +180,10 @@ async function main(): Promise<void> {
       pass: httpAmqpRatio >= TARGETS.httpAmqpRatio,
     },
     frontDoorOnlyRatio: frontDoorRatio,
+    /** The issue's reference: a raw amqplib round trip from a bare Express handler, to bare. */
+    rawAmqpRatio,
+    /** Our /health over AMQP as a fraction of that raw reference. */
+    actorOverAmqpToRawAmqp: actorToRawRatio,
   };
   const dedupeCost = amqp && {
     cache: kernel.sharedDedupeCache,
@@ -260,6 +268,11 @@ async function main(): Promise<void> {
     httpAmqpRatio !== undefined
       ? `- Over RabbitMQ (api + worker processes): ${pct(httpAmqpRatio)} of bare Express (target ≥ ${pct(TARGETS.httpAmqpRatio)}): ${pass(httpAmqpRatio >= TARGETS.httpAmqpRatio)}. By server CPU per request (api, worker and broker): ${cpuRatio(bare, actorAmqp)}.`
       : '- RabbitMQ unreachable: the AMQP case was skipped.',
+    ...(rawAmqpRatio !== undefined && actorToRawRatio !== undefined
+      ? [
+          `- Reference, a bare Express handler doing a raw amqplib round trip (no kernel, no envelope, no confirms, a classic queue): ${pct(rawAmqpRatio)} of bare Express; by server CPU per request ${cpuRatio(bare, rawAmqp)}. Our \`/health\` over AMQP does ${pct(actorToRawRatio)} of this raw reference; by server CPU per request ${cpuRatio(rawAmqp, actorAmqp)}.`,
+        ]
+      : []),
     ...(frontDoorRatio !== undefined
       ? [
           `- The front door alone (same middleware, no actor: a 404 answer) does ${pct(frontDoorRatio)} of bare Express, so the middleware accounts for ${actorIn && bare ? pct((1 / frontDoorRatio - 1) / (bare.perSecond / actorIn.perSecond - 1)) : '?'} of the extra time per request of the in-process actor case and the actor round trip (kernel and health probes) for the rest.`,

@@ -1,6 +1,6 @@
 import type { Message } from 'amqplib';
 import { EnvelopeSchema, type Envelope } from '../../schemas/envelope';
-import { readEnvelope } from './envelope-check';
+import { isEnvelope, readEnvelope } from './envelope-check';
 
 export type Decoded = { ok: true; envelope: Envelope } | { ok: false; reason: string };
 
@@ -21,18 +21,43 @@ export function decodeEnvelope(content: Buffer): Decoded {
  * one is reported and the others are kept. Never throws.
  */
 export function decodeEnvelopes(content: Buffer): { envelopes: Envelope[]; rejected: string[] } {
-  const raw = parseJson(content);
-  if (raw === NOT_JSON) return { envelopes: [], rejected: ['not JSON'] };
-  const items = Array.isArray(raw) ? (raw as unknown[]) : [raw];
   const envelopes: Envelope[] = [];
   const rejected: string[] = [];
-  for (const item of items) {
-    const decoded = checkEnvelope(item);
-    if (decoded.ok) envelopes.push(decoded.envelope);
-    else rejected.push(decoded.reason);
-  }
-  if (items.length === 0) rejected.push('empty batch');
+  readReplyMessage(
+    content,
+    (e) => envelopes.push(e),
+    (reason) => rejected.push(reason),
+  );
   return { envelopes, rejected };
+}
+
+/**
+ * `decodeEnvelopes` for the reply queue's hot path: hands each valid envelope of a message to
+ * `onEnvelope`, in order, and each reason of rejection to `onRejected`, without building arrays
+ * or copies. Envelopes are the parsed objects themselves (checked by `isEnvelope`): nobody else
+ * holds them, and the requester reads only known fields of a reply. Never throws.
+ */
+export function readReplyMessage(
+  content: Buffer,
+  onEnvelope: (envelope: Envelope) => void,
+  onRejected: (reason: string) => void,
+): void {
+  const raw = parseJson(content);
+  if (raw === NOT_JSON) return onRejected('not JSON');
+  if (!Array.isArray(raw)) return readInPlace(raw, onEnvelope, onRejected);
+  if (raw.length === 0) return onRejected('empty batch');
+  for (const item of raw as unknown[]) readInPlace(item, onEnvelope, onRejected);
+}
+
+function readInPlace(
+  raw: unknown,
+  onEnvelope: (envelope: Envelope) => void,
+  onRejected: (reason: string) => void,
+): void {
+  if (isEnvelope(raw)) return onEnvelope(raw);
+  const decoded = checkEnvelope(raw);
+  if (decoded.ok) onEnvelope(decoded.envelope);
+  else onRejected(decoded.reason);
 }
 
 const NOT_JSON = Symbol('not JSON');

@@ -3,7 +3,7 @@ import type { Envelope } from '../../schemas/envelope';
 import { errors, type AppError } from '../../schemas/errors';
 import { silentLogger, type Logger } from '../logging/logger';
 import { AckBatcher } from './amqp-acks';
-import { decodeEnvelope, decodeEnvelopes, encodeEnvelope } from './amqp-codec';
+import { decodeEnvelope, encodeEnvelope, readReplyMessage } from './amqp-codec';
 import { countMessages, peekMessages, type DeadLetter } from './amqp-dead-letters';
 import type { AmqpTransportOptions } from './amqp-options';
 import { AmqpConnection, messageOf, redactUrl } from './amqp-connection';
@@ -116,20 +116,36 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     }
   }
 
-  async send(envelope: Envelope): Promise<void> {
+  /**
+   * Not `async`: once a kind's queues are known (every send but the first), the promise of the
+   * publisher confirm is the only one a send creates.
+   */
+  send(envelope: Envelope): Promise<void> {
     const link = this.link;
-    if (!link || this.connection.blocked) throw this.unavailable();
+    if (!link || this.connection.blocked) return Promise.reject(this.unavailable());
     const kind = kindOf(envelope.to);
-    if (!link.hasKind(kind)) {
-      try {
-        await link.ensureKind(kind);
-      } catch (err) {
-        throw errors.unavailable(`cannot declare the queue of ${kind}: ${messageOf(err)}`, {
-          transport: 'amqp',
-        });
-      }
+    if (!link.hasKind(kind)) return this.sendDeclaringKind(link, kind, envelope);
+    return this.publishCommand(link, kind, envelope);
+  }
+
+  private async sendDeclaringKind(link: AmqpLink, kind: string, envelope: Envelope): Promise<void> {
+    try {
+      await link.ensureKind(kind);
+    } catch (err) {
+      throw errors.unavailable(`cannot declare the queue of ${kind}: ${messageOf(err)}`, {
+        transport: 'amqp',
+      });
     }
-    const body = encodeEnvelope(envelope);
+    return this.publishCommand(link, kind, envelope);
+  }
+
+  private publishCommand(link: AmqpLink, kind: string, envelope: Envelope): Promise<void> {
+    let body: Buffer;
+    try {
+      body = encodeEnvelope(envelope);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
     return link.publishCommand(this.names.commandQueue(kind), body, this.options.confirmTimeoutMs ?? 10000);
   }
 
@@ -267,10 +283,14 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
 
   /** A reply message holds one envelope or a batch of them (ReplyBatcher), in send order. */
   private dispatchReplies(message: Message): void {
-    const { envelopes, rejected } = decodeEnvelopes(message.content);
-    for (const reason of rejected) this.log.warn({ reason, what: 'reply' }, 'malformed reply dropped');
-    for (const envelope of envelopes) this.deliver(envelope, this.replyListeners, 'reply');
+    readReplyMessage(message.content, this.deliverReply, this.rejectReply);
   }
+
+  private readonly deliverReply = (envelope: Envelope): void =>
+    this.deliver(envelope, this.replyListeners, 'reply');
+
+  private readonly rejectReply = (reason: string): void =>
+    this.log.warn({ reason, what: 'reply' }, 'malformed reply dropped');
 
   private deliver(envelope: Envelope, listeners: EnvelopeListener[], what: string): void {
     for (const listener of listeners) {

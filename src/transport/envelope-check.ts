@@ -15,10 +15,21 @@ const TYPE_PATTERN = /^[a-z][a-zA-Z0-9_-]*(\.[a-zA-Z0-9_-]+)+$/;
  * schema cost a few µs per envelope; zod still explains a rejection (see `decodeEnvelope`).
  */
 export function readEnvelope(value: unknown): Envelope | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (!isEnvelope(value)) return undefined;
+  const { id, type, to, from, correlationId, replyTo, deadline, attempt, auth, body } = value;
+  return { v: 1, id, type, to, from, correlationId, replyTo, deadline, attempt, auth, body };
+}
+
+/**
+ * The checks of `readEnvelope` without the copy: true when `value` is a valid envelope, which may
+ * then carry fields the schema does not know. For values nobody else holds and whose reader only
+ * looks at known fields (a reply just parsed from the wire), it spares an object per message.
+ */
+export function isEnvelope(value: unknown): value is Envelope {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const e = value as Record<string, unknown>;
   const { id, type, to, from, correlationId, replyTo, deadline, attempt, auth } = e;
-  if (
+  return !(
     e.v !== 1 ||
     typeof id !== 'string' ||
     id.length < 1 ||
@@ -38,22 +49,7 @@ export function readEnvelope(value: unknown): Envelope | undefined {
     (auth !== undefined && !isAuth(auth)) ||
     // z.unknown() accepts undefined but, in an object, not a missing key.
     !('body' in e)
-  ) {
-    return undefined;
-  }
-  return {
-    v: 1,
-    id,
-    type,
-    to,
-    from,
-    correlationId,
-    replyTo,
-    deadline: deadline as number,
-    attempt: attempt as number,
-    auth,
-    body: e.body,
-  };
+  );
 }
 
 function isOptionalString(value: unknown, max: number): value is string | undefined {

@@ -10,9 +10,12 @@ export const SERVICE_VERSION: string = packageJson.version;
 /** A health check must answer fast even when the actors are stuck: it gets its own short deadline. */
 export const HEALTH_TIMEOUT_MS = 5000;
 
-async function toolsOf(deps: ResolvedAppDeps): Promise<number> {
-  const count = await deps.toolCount();
-  return Number.isInteger(count) && count >= 0 ? count : 0;
+const toolsValue = (count: number) => (Number.isInteger(count) && count >= 0 ? count : 0);
+
+/** The registry's size is usually at hand: awaiting it only when it is a promise spares a hop. */
+function toolsOf(deps: ResolvedAppDeps): number | Promise<number> {
+  const count = deps.toolCount();
+  return typeof count === 'number' ? toolsValue(count) : count.then(toolsValue);
 }
 
 /**
@@ -25,13 +28,18 @@ async function toolsOf(deps: ResolvedAppDeps): Promise<number> {
  * - 503 `status: 'unavailable'` with `Retry-After: 1`: the health actor did not answer in time.
  */
 export const healthRoute: RouteModule = (router, deps) => {
+  // The same question every time: built once, not per request.
+  const question = Object.freeze({});
+  const askOptions = Object.freeze({
+    timeoutMs: Math.min(HEALTH_TIMEOUT_MS, deps.config.REQUEST_TIMEOUT_MS),
+  });
   router.get('/health', async (_req, res) => {
-    const tools = await toolsOf(deps);
-    const timeoutMs = Math.min(HEALTH_TIMEOUT_MS, deps.config.REQUEST_TIMEOUT_MS);
+    const counted = toolsOf(deps);
+    const tools = typeof counted === 'number' ? counted : await counted;
     let body: HealthResponse;
     try {
       const reply = OpsHealthReplySchema.parse(
-        await deps.system.ask('ops:health', 'ops.health', {}, { timeoutMs }),
+        await deps.system.ask('ops:health', 'ops.health', question, askOptions),
       );
       body = {
         status: reply.status,

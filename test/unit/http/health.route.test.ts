@@ -26,6 +26,14 @@ describe('GET /health', () => {
     expect((await request(buildApp(testDeps().deps)).get('/health')).body.tools).toBe(0);
   });
 
+  it('reports the tool count whether toolCount answers at once or with a promise', async () => {
+    const get = async (toolCount: () => number | Promise<number>) =>
+      (await request(buildApp(testDeps({ toolCount }).deps)).get('/health')).body.tools;
+    expect(await get(() => Promise.resolve(7))).toBe(7);
+    expect(await get(() => Promise.resolve(-1))).toBe(0);
+    expect(await get(() => 2.5)).toBe(0);
+  });
+
   it('stays 200 with status degraded when a dependency is down', async () => {
     const { deps, system } = testDeps();
     system.onAsk('ops:health', 'ops.health', () => ({

@@ -1,4 +1,4 @@
-import { decodeEnvelopes } from '../../../src/transport/amqp-codec';
+import { decodeEnvelopes, readReplyMessage } from '../../../src/transport/amqp-codec';
 import { ReplyBatcher } from '../../../src/transport/amqp-replies';
 import { commandEnvelope } from '../../support/envelopes';
 
@@ -77,5 +77,36 @@ describe('decodeEnvelopes', () => {
     expect(mixed.rejected[0]).toMatch(/^invalid envelope/);
     expect(decodeEnvelopes(Buffer.from('{nope'))).toEqual({ envelopes: [], rejected: ['not JSON'] });
     expect(decodeEnvelopes(Buffer.from('[]'))).toEqual({ envelopes: [], rejected: ['empty batch'] });
+  });
+});
+
+describe('readReplyMessage', () => {
+  const read = (text: string) => {
+    const events: Array<[string, unknown]> = [];
+    readReplyMessage(
+      Buffer.from(text),
+      (e) => events.push(['envelope', e]),
+      (reason) => events.push(['rejected', reason]),
+    );
+    return events;
+  };
+
+  it('hands over the envelopes of a batch in order, and each rejection', () => {
+    const [e1, e2] = [1, 2].map(reply);
+    const events = read(JSON.stringify([e1, { v: 2 }, e2]));
+    expect(events.map(([what]) => what)).toEqual(['envelope', 'rejected', 'envelope']);
+    expect(events[0][1]).toEqual(e1);
+    expect(events[1][1]).toMatch(/^invalid envelope/);
+    expect(events[2][1]).toEqual(e2);
+    expect(read(JSON.stringify(e2))).toEqual([['envelope', e2]]);
+    expect(read('{nope')).toEqual([['rejected', 'not JSON']]);
+    expect(read('[]')).toEqual([['rejected', 'empty batch']]);
+    expect(read('"text"')[0][0]).toBe('rejected');
+  });
+
+  it('reads replies in place: the parsed object itself, fields the schema does not know included', () => {
+    const events = read(JSON.stringify({ ...reply(3), extra: 'kept' }));
+    expect(events).toHaveLength(1);
+    expect(events[0][1]).toMatchObject({ correlationId: 'r3', extra: 'kept' });
   });
 });

@@ -1,6 +1,6 @@
 import { ActorAddressSchema, EnvelopeSchema } from '../../../schemas/envelope';
 import { assertAddress, assertType } from '../../../src/kernel/envelopes';
-import { readEnvelope } from '../../../src/transport/envelope-check';
+import { isEnvelope, readEnvelope } from '../../../src/transport/envelope-check';
 
 const base = {
   v: 1,
@@ -91,6 +91,13 @@ describe('readEnvelope', () => {
     expect(envelope).not.toBe(input);
     expect(envelope).not.toHaveProperty('unknownField');
     expect(envelope.body).toBe(input.body);
+  });
+});
+
+describe('isEnvelope', () => {
+  it('accepts exactly what readEnvelope accepts', () => {
+    for (const value of valid) expect([value, isEnvelope(value)]).toEqual([value, true]);
+    for (const value of invalid) expect([value, isEnvelope(value)]).toEqual([value, false]);
   });
 });
 
