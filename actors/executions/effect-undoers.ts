@@ -41,7 +41,9 @@ function undoData<S extends z.ZodType>(schema: S, undo: unknown): z.output<S> {
  * Restores each changed path to its previous version, newest change first. A path changed by
  * several effects of one execution is restored several times in one rollback: each restore makes
  * a new version, which the next (older) effect must expect, so the versions this rollback reached
- * are kept in `ctx.scratch`. A path changed by anyone else since is a CONFLICT (not undone).
+ * are kept in `ctx.scratch`. A path that a later rollback put back in the state this effect left
+ * (same stored bytes and visibility) counts as unchanged; a path changed by anyone else since is
+ * a CONFLICT (not undone).
  */
 export const fileUndoer: EffectUndoer = {
   kind: 'file',
@@ -55,6 +57,7 @@ export const fileUndoer: EffectUndoer = {
         path: change.path,
         version: change.previousVersion,
         expectedVersion: typeof reached === 'number' ? reached : change.version,
+        acceptRestoredState: true,
       });
       for (const made of result.changes) ctx.scratch.set(keyOf(made.path), made.version);
     }

@@ -158,7 +158,12 @@ export function panicActor(svc: ExecutionsService) {
   const { services, store, notifications } = svc;
   const repo = store.repo;
 
-  async function member(ctx: ActorContext<undefined>) {
+  /**
+   * The caller's right on the workspace for `action`. Pressing and lifting need the owner or an
+   * admin; reading the lockdown state needs membership only: a plain member's work is refused
+   * during a lockdown, and this is how it learns why.
+   */
+  async function member(ctx: ActorContext<undefined>, action: 'press' | 'lift' | 'read') {
     const parsed = PrincipalSchema.safeParse(ctx.auth);
     if (!parsed.success) throw errors.unauthorized();
     const accountId = parsed.data.accountId;
@@ -166,8 +171,8 @@ export function panicActor(svc: ExecutionsService) {
       throw errors.forbidden('Panic needs an operator account: use an account session or token');
     const right = await svc.workspaces.panicRight(accountId, ctx.id);
     if (right === 'none') throw errors.notFound('Workspace not found', { workspaceId: ctx.id });
-    if (right === 'member') {
-      throw errors.forbidden("Only the workspace's owner or an admin can press panic", {
+    if (right === 'member' && action !== 'read') {
+      throw errors.forbidden(`Only the workspace's owner or an admin can ${action} panic`, {
         workspaceId: ctx.id,
       });
     }
@@ -215,7 +220,7 @@ export function panicActor(svc: ExecutionsService) {
     },
     handlers: {
       'panic.start': async (ctx, { sessionId }): Promise<PanicResponse> => {
-        const { accountId } = await member(ctx);
+        const { accountId } = await member(ctx, 'press');
         const workspaceId = ctx.id;
         const now = new Date();
         const flag = panicFlagKey(workspaceId);
@@ -269,7 +274,7 @@ export function panicActor(svc: ExecutionsService) {
       },
 
       'panic.lift': async (ctx): Promise<PanicStatusResponse> => {
-        const { principal, accountId } = await member(ctx);
+        const { principal, accountId } = await member(ctx, 'lift');
         if (principal.subjectType !== 'account')
           throw errors.forbidden('Only the operator account may lift a lockdown');
         await services.cache.delete(panicFlagKey(ctx.id));
@@ -286,7 +291,7 @@ export function panicActor(svc: ExecutionsService) {
       },
 
       'panic.status': async (ctx): Promise<PanicStatusResponse> => {
-        await member(ctx);
+        await member(ctx, 'read');
         const raw = await services.cache.get(panicFlagKey(ctx.id));
         const since = raw === null ? null : sinceOf(raw);
         return { workspaceId: ctx.id, lockdown: raw !== null, since };

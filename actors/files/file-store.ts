@@ -265,12 +265,23 @@ export class FileStore {
    */
   async restoreVersion(
     scope: FileScope,
-    input: { path: string; version: number | null; expectedVersion?: number },
+    input: {
+      path: string;
+      version: number | null;
+      expectedVersion?: number;
+      /**
+       * Also accept a file whose current version is a restore of `expectedVersion` (same stored
+       * bytes and visibility): what a rollback of a later change left. Rollbacks pass it, so
+       * changes can be undone one execution at a time, newest first.
+       */
+      acceptRestoredState?: boolean;
+    },
   ): Promise<RestoreFileResult> {
     const space = ownerSpace(scope);
     const path = filePath(input.path);
     const doc = await this.repo.find(space, path);
-    checkExpected(path, doc, input.expectedVersion);
+    const restored = input.acceptRestoredState === true && holdsStateOf(doc, input.expectedVersion);
+    checkExpected(path, doc, restored ? doc?.version : input.expectedVersion);
     const live = doc !== null && !doc.deleted;
     if (input.version === null) {
       if (!live) return { path, entry: null, changes: [] };
@@ -401,4 +412,21 @@ export function fileStoreOf(services: Pick<Services, 'documents' | 'logger' | 'f
     storesByDocuments.set(services.documents, store);
   }
   return store;
+}
+
+/**
+ * Whether live file `doc` holds exactly the state of its kept version `version` (the same stored
+ * bytes, encoding and visibility): a later version that only restored it. A new write stores new
+ * bytes (another `contentId`), so it never counts.
+ */
+function holdsStateOf(doc: FileDocument | null, version: number | undefined): boolean {
+  if (!doc || doc.deleted || doc.kind !== 'file' || version === undefined || doc.version === version)
+    return false;
+  const kept = doc.history.find((h) => h.version === version);
+  return (
+    kept !== undefined &&
+    kept.contentId === doc.contentId &&
+    kept.contentEncoding === doc.contentEncoding &&
+    kept.visibility === doc.visibility
+  );
 }

@@ -56,6 +56,12 @@ export const MemoryEntryDocumentSchema = z.object({
   createdAt: z.date(),
   updatedAt: z.date(),
   version: z.number().int().nonnegative(),
+  /**
+   * Set by a rollback: the version whose state it put back (this entry holds that state under a
+   * new version). The rollback of the change that made that version still applies. Every write
+   * clears it.
+   */
+  restoredFrom: z.number().int().nonnegative().optional(),
 });
 export type MemoryEntryDocument = z.infer<typeof MemoryEntryDocumentSchema>;
 

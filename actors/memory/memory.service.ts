@@ -111,7 +111,9 @@ export const memoryUndoer: EffectUndoer = {
     const { entryId, after, before } = parsed.data;
     const repo = ctx.services.documents.repository(memoryEntriesCollection);
     const current = await repo.findById(entryId);
-    const unchanged = after === null ? current === null : current?.version === after;
+    // As the change left it: at that version, or put back in that state by a later rollback.
+    const unchanged =
+      after === null ? current === null : current?.version === after || current?.restoredFrom === after;
     if (!unchanged) throw errors.conflict('the memory entry was changed after this execution wrote it');
     if (!before) {
       if (current && !(await repo.deleteOne({ _id: entryId, version: current.version }))) {
@@ -122,10 +124,15 @@ export const memoryUndoer: EffectUndoer = {
     const now = new Date();
     if (current) {
       await repo.updateIfVersion(entryId, current.version, {
-        $set: { ...restorable(before), updatedAt: now },
+        $set: { ...restorable(before), updatedAt: now, restoredFrom: before.version },
       });
     } else {
-      await repo.insert({ ...before, updatedAt: now, version: before.version + 1 });
+      await repo.insert({
+        ...before,
+        updatedAt: now,
+        version: before.version + 1,
+        restoredFrom: before.version,
+      });
     }
   },
 };
@@ -242,6 +249,7 @@ export class MemoryApi {
         if (before) {
           after = await this.repo.updateIfVersion(id, before.version, {
             $set: { ...fields, updatedAt: now },
+            $unset: { restoredFrom: '' },
           });
         } else {
           const doc: MemoryEntryDocument = {

@@ -131,6 +131,37 @@ describe('/api/files', () => {
     expect((await list(a, { action: 'preview', path: 'old.txt' })).body.content).toBe('moving');
   });
 
+  it('undoes changes one execution at a time, newest first', async () => {
+    const created = await write(a, { path: 'chain/q3.md', data: 'v1' });
+    const rewritten = await write(a, { path: 'chain/q3.md', data: 'v2' });
+    const renamed = await h
+      .http()
+      .patch('/api/files')
+      .set(bearer(a))
+      .send({ path: 'chain/q3.md', nextPath: 'chain/q3-final.md' });
+    expect(renamed.status).toBe(200);
+    const undo = async (execution: { id: string }) =>
+      (await h.act(a, execution.id, 'rollback')).body.rollback;
+
+    // Each rollback leaves the path as the previous execution left it (a new version with the
+    // same bytes), so the previous execution's rollback still applies.
+    expect((await undo(renamed.body.execution)).notUndone).toEqual([]);
+    expect((await list(a, { action: 'preview', path: 'chain/q3.md' })).body.content).toBe('v2');
+    const second = await undo(rewritten.body.execution);
+    expect(second.notUndone).toEqual([]);
+    expect(second.undone).toEqual([{ step: 0, kind: 'file', target: 'chain/q3.md' }]);
+    expect((await list(a, { action: 'preview', path: 'chain/q3.md' })).body.content).toBe('v1');
+    expect((await undo(created.body.execution)).notUndone).toEqual([]);
+    expect((await list(a, { action: 'preview', path: 'chain/q3.md' })).status).toBe(404);
+
+    // New bytes written since are a change, even when they equal the old ones: not undone.
+    const again = await write(a, { path: 'chain/same.txt', data: 'same' });
+    await write(a, { path: 'chain/same.txt', data: 'same' });
+    const refused = await undo(again.body.execution);
+    expect(refused.undone).toEqual([]);
+    expect(refused.notUndone).toHaveLength(1);
+  });
+
   it('applies visibility across two accounts', async () => {
     await write(a, { path: 'vis/secret.txt', data: 'private' });
     await write(a, { path: 'vis/open.txt', data: 'hello world', visibility: 'public' });

@@ -119,6 +119,35 @@ describe('/api/memory', () => {
     expect((await list(a, { search: 'contested' })).body.entries[0].content).toBe('later');
   });
 
+  it('undoes changes one execution at a time, newest first', async () => {
+    const created = await put(a, { key: 'chain', content: 'v1' });
+    const second = await put(a, { key: 'chain', content: 'v2' });
+    const gone = await del(a, { key: 'chain' });
+    const undo = async (execution: { id: string }) =>
+      (await h.act(a, execution.id, 'rollback')).body.rollback;
+    const content = async () =>
+      (await list(a, { search: 'chain' })).body.entries.map((e: { content: unknown }) => e.content);
+
+    // Each rollback puts back the state the previous execution left, so its rollback still applies.
+    expect((await undo(gone.body.execution)).notUndone).toEqual([]);
+    expect(await content()).toEqual(['v2']);
+    const rolled = await undo(second.body.execution);
+    expect(rolled.notUndone).toEqual([]);
+    expect(rolled.undone).toEqual([{ step: 0, kind: 'memory', target: 'user/default/chain' }]);
+    expect(await content()).toEqual(['v1']);
+    expect((await undo(created.body.execution)).notUndone).toEqual([]);
+    expect(await content()).toEqual([]);
+
+    // A write after a rollback is a change again: the older rollback is refused.
+    const first = await put(a, { key: 'chain2', content: 'a' });
+    const next = await put(a, { key: 'chain2', content: 'b' });
+    await undo(next.body.execution);
+    await put(a, { key: 'chain2', content: 'a' });
+    const refused = await undo(first.body.execution);
+    expect(refused.undone).toEqual([]);
+    expect(refused.notUndone).toHaveLength(1);
+  });
+
   it('applies visibility across two accounts', async () => {
     await put(a, { key: 'secret-note', content: 'for A only' });
     await put(a, { key: 'public-note', content: 'for everyone', visibility: 'public' });

@@ -73,6 +73,31 @@ describe('executions and panic in a shared workspace', () => {
     expect(byOutsider.status).toBe(404);
   });
 
+  it('lets a plain member read the lockdown state, not lift it', async () => {
+    const state = (who: TestAccount) =>
+      h.http().get('/api/panic').set(bearer(who.token)).query({ workspaceId: ws });
+    expect(
+      (await h.http().post('/api/panic').set(bearer(owner.token)).send({ workspaceId: ws })).status,
+    ).toBe(200);
+    try {
+      // The member's work is refused during the lockdown: reading the state tells it why.
+      const read = await state(member);
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({ workspaceId: ws, lockdown: true, since: expect.any(String) });
+      expect((await state(outsider)).status).toBe(404);
+      const lift = await h.http().delete('/api/panic').set(bearer(member.token)).send({ workspaceId: ws });
+      expect(lift.status).toBe(403);
+      expect(lift.body).toMatchObject({
+        code: 'PERMISSION_DENIED',
+        error: expect.stringMatching(/lift panic/),
+      });
+      expect((await state(member)).body).toMatchObject({ lockdown: true });
+    } finally {
+      await h.http().delete('/api/panic').set(bearer(owner.token)).send({ workspaceId: ws });
+    }
+    expect((await state(member)).body).toMatchObject({ lockdown: false, since: null });
+  });
+
   it("an admin's panic stops every member's work in the workspace, and only there", async () => {
     const ofMember = (await sleeper(member, ws)).body.execution.id as string;
     const ofOwner = (await sleeper(owner, ws)).body.execution.id as string;
