@@ -9,7 +9,7 @@ import { jsonBody } from './json-body.middleware';
 import { requestContext } from './request-context.middleware';
 import { recordAllowedMethods, routeFallback } from './route-fallback.middleware';
 import { coreRoutes } from './routes';
-import { replayHeaders } from './security-headers';
+import { recordHeaders } from './security-headers';
 
 /** Without services (front-door unit tests), SB routes are open. */
 const allowEveryone: express.RequestHandler = (_req, _res, next) => next();
@@ -49,41 +49,47 @@ export function buildApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
 
-  app.use(requestContext(deps.logger));
-  // Helmet's headers do not depend on the request: computed once, replayed on every response.
+  // The JSON body parser, before the routes: its errors then pass through the routes' error
+  // handlers (`/mcp` answers them as JSON-RPC).
+  const body = jsonBody({ limit: deps.config.BODY_LIMIT_BYTES, type: JSON_TYPES, strict: true });
+  // express-session creates a session object for every request it sees, cookie or not, which cost
+  // a third of a bare request's CPU. It runs, before the body parser, where a session exists (the
+  // cookie was sent) or may start: a mutation by a caller without a bearer token (sign-up,
+  // sign-in) and the one-time login link, which is a browser GET.
+  const beforeRoutes: express.RequestHandler = sessionMiddleware
+    ? (req, res, next) => {
+        if (!mayUseSession(req)) body(req, res, next);
+        else sessionMiddleware(req, res, (err?: unknown) => (err ? next(err) : body(req, res, next)));
+      }
+    : body;
+
+  // One router layer for everything a request gets before its route: request id and logger, the
+  // fixed headers (helmet's do not depend on the request: computed once, replayed on every
+  // response with one call), the session gate and the body parser. Each layer more is one more
+  // walk of express's `next()` per request.
   app.use(
-    replayHeaders(
-      helmet({
-        // Nothing here is a page: forbid every kind of sub-resource and framing outright.
-        contentSecurityPolicy: {
-          useDefaults: false,
-          directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-        },
-      }),
-    ),
+    requestContext(deps.logger, {
+      headers: recordHeaders(
+        helmet({
+          // Nothing here is a page: forbid every kind of sub-resource and framing outright.
+          contentSecurityPolicy: {
+            useDefaults: false,
+            directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+          },
+        }),
+      ),
+      then: beforeRoutes,
+    }),
   );
 
-  // Route modules live on their own router so the 404/405 machinery can list exactly their routes.
-  // The body parser is its first layer: its errors then pass through the routes' error handlers.
-  // Before the routes (and their body parser). express-session creates a session object for every
-  // request it sees, cookie or not, which cost a third of a bare request's CPU. It runs where a
-  // session exists (the cookie was sent) or may start: a mutation by a caller without a bearer
-  // token (sign-up, sign-in) and the one-time login link, which is a browser GET.
-  if (sessionMiddleware) {
-    app.use((req, res, next) => {
-      if (mayUseSession(req)) sessionMiddleware(req, res, next);
-      else next();
-    });
-  }
-
-  const api = express.Router();
-  api.use(jsonBody({ limit: deps.config.BODY_LIMIT_BYTES, type: JSON_TYPES, strict: true }));
-  for (const register of deps.routes ?? coreRoutes) register(api, resolved);
-  recordAllowedMethods(api);
-  // Inside the router, so it also pre-empts the router's own plain-text answer to OPTIONS.
-  api.use(routeFallback());
-  app.use(api);
-
-  app.use(errorMiddleware());
+  // The route modules register on the app's own router, not on a router mounted in it: a mounted
+  // router costs every request a second router walk. The 404/405 machinery lists routes only
+  // (plain middleware is not listed), so it still sees exactly the route modules' routes.
+  const router = app.router as unknown as express.Router;
+  for (const register of deps.routes ?? coreRoutes) register(router, resolved);
+  recordAllowedMethods(router);
+  // On the router, so it also pre-empts the router's own plain-text answer to OPTIONS.
+  router.use(routeFallback());
+  router.use(errorMiddleware());
   return app;
 }

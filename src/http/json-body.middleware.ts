@@ -41,8 +41,9 @@ function bodyError(
  * error types (`entity.parse.failed`, `request.aborted`, `request.size.invalid`). Every other
  * request (another media type or charset, compressed, chunked, no length) goes to body-parser
  * itself, as do the errors it alone knows (`charset.unsupported`, `encoding.unsupported`,
- * `entity.too.large`). On /mcp this halved the cost of reading a body (media-type and charset
- * parsing, a streaming decoder and listeners per request).
+ * `entity.too.large`). A request without a body (no `Content-Length`, not chunked) only gets
+ * `req.body = undefined`, as body-parser would give it. On /mcp this halved the cost of reading a
+ * body (media-type and charset parsing, a streaming decoder and listeners per request).
  */
 export function jsonBody(options: JsonBodyOptions): RequestHandler {
   const general = express.json(options);
@@ -51,6 +52,14 @@ export function jsonBody(options: JsonBodyOptions): RequestHandler {
     const length = headers['content-length'];
     const type = headers['content-type'];
     const encoding = headers['content-encoding'];
+    // No body at all (a GET, most DELETEs): body-parser would only set `req.body` to undefined,
+    // after looking the request over, on every such request.
+    if (length === undefined && headers['transfer-encoding'] === undefined) {
+      const target = req as { body?: unknown };
+      if (!('body' in target)) target.body = undefined;
+      next();
+      return;
+    }
     if (
       length === undefined ||
       type === undefined ||

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
 import type { EnvelopeAuth } from '../kernel/kernel.types';
 import type { Logger } from '../logging/logger';
+import type { HeaderValue, RecordedHeaders } from './security-headers';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -25,14 +27,35 @@ export function requestIdFrom(header: string | string[] | undefined): string {
   return value !== undefined && REQUEST_ID_PATTERN.test(value) ? value : randomUUID();
 }
 
+/** Options of `requestContext`. */
+export interface RequestContextOptions {
+  /**
+   * Headers every response carries whatever the request (helmet's, see `recordHeaders`), set
+   * together with `Cache-Control` in one `setHeaders` call.
+   */
+  headers?: RecordedHeaders;
+  /**
+   * Runs in place of `next()`, in the same router layer: the front door's other per-request
+   * preliminaries, without one more walk of the router per request.
+   */
+  then?: RequestHandler;
+}
+
 /**
  * First middleware of the app: gives the request its id (header `X-Request-Id` on every response)
- * and its child logger, and writes one line when the response is over. It logs method, path
- * (without the query string, which may carry tokens), status and duration: never bodies, headers,
- * authorization or cookies.
+ * and its child logger, sets the fixed headers, and writes one line when the response is over. It
+ * logs method, path (without the query string, which may carry tokens), status and duration: never
+ * bodies, headers, authorization or cookies.
  */
-export function requestContext(logger: Logger): RequestHandler {
+export function requestContext(logger: Logger, options: RequestContextOptions = {}): RequestHandler {
   const infoEnabled = logger.isLevelEnabled('info');
+  const removed = options.headers?.removed ?? [];
+  // A JSON API answers per caller: keep intermediaries from storing answers unless a route opts in.
+  const fixed = new Map<string, HeaderValue>([
+    ['Cache-Control', 'no-store'],
+    ...(options.headers?.set ?? []),
+  ]);
+  const then = options.then;
   /**
    * `res.locals` of one request: `log` is built on first use (most requests never log anything
    * but the completion line), from a getter on the prototype rather than a property defined per
@@ -47,17 +70,18 @@ export function requestContext(logger: Logger): RequestHandler {
   }
 
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const requestId = requestIdFrom(req.headers['x-request-id']);
     // Express creates an empty `res.locals` per request; nothing has been put in it yet.
     res.locals = new RequestLocals(requestId) as unknown as typeof res.locals;
+    for (const name of removed) res.removeHeader(name);
     res.setHeader(REQUEST_ID_HEADER, requestId);
-    // A JSON API answers per caller: keep intermediaries from storing answers unless a route opts in.
-    res.setHeader('Cache-Control', 'no-store');
+    res.setHeaders(fixed);
 
-    res.once('close', () => {
+    // `close` comes once per response: `on` spares `once`'s wrapper and its removal.
+    res.on('close', () => {
       if (!infoEnabled && res.statusCode < 500) return;
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const durationMs = performance.now() - started;
       const line = {
         method: req.method,
         path: req.originalUrl.split('?')[0],
@@ -69,6 +93,7 @@ export function requestContext(logger: Logger): RequestHandler {
       if (res.statusCode >= 500) res.locals.log.error(line, 'request completed');
       else res.locals.log.info(line, 'request completed');
     });
-    next();
+    if (then) then(req, res, next);
+    else next();
   };
 }

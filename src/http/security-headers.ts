@@ -1,18 +1,26 @@
 import type { RequestHandler, Response } from 'express';
 
+/** Value of a response header as `res.setHeader` takes it. */
+export type HeaderValue = string | number | readonly string[];
+
+/** What a header-only middleware does to every response: headers it sets, headers it removes. */
+export interface RecordedHeaders {
+  set: ReadonlyMap<string, HeaderValue>;
+  removed: readonly string[];
+}
+
 /**
  * Runs a middleware that only sets and removes response headers (helmet, with options that do
- * not depend on the request) once, against a recording stand-in, and returns a middleware that
- * replays what it did: the same headers, without a dozen nested middleware calls per request.
- * Fails at boot when the middleware does anything else (reads the request, answers, calls
- * `next` with an error or later), so a helmet option that needs the request cannot be replayed
- * wrongly.
+ * not depend on the request) once, against a recording stand-in, and returns what it did, to be
+ * replayed on every response without a dozen nested middleware calls per request. Fails at boot
+ * when the middleware does anything else (reads the request, answers, calls `next` with an error
+ * or later), so a helmet option that needs the request cannot be replayed wrongly.
  */
-export function replayHeaders(middleware: RequestHandler): RequestHandler {
-  const set: Array<[string, string | number | readonly string[]]> = [];
+export function recordHeaders(middleware: RequestHandler): RecordedHeaders {
+  const set: Array<[string, HeaderValue]> = [];
   const removed: string[] = [];
   const recorder = {
-    setHeader(name: string, value: string | number | readonly string[]) {
+    setHeader(name: string, value: HeaderValue) {
       set.push([name, value]);
       return recorder;
     },
@@ -24,21 +32,15 @@ export function replayHeaders(middleware: RequestHandler): RequestHandler {
     {},
     {
       get() {
-        throw new Error('replayHeaders: the middleware reads the request; it cannot be precomputed');
+        throw new Error('recordHeaders: the middleware reads the request; it cannot be precomputed');
       },
     },
   );
   let called = false;
   void middleware(request as never, recorder as unknown as Response, (err?: unknown) => {
-    if (err !== undefined) throw new Error('replayHeaders: the middleware failed', { cause: err });
+    if (err !== undefined) throw new Error('recordHeaders: the middleware failed', { cause: err });
     called = true;
   });
-  if (!called) throw new Error('replayHeaders: the middleware did not call next() at once');
-
-  const headers = new Map(set.map(([name, value]) => [name, value]));
-  return (_req, res, next) => {
-    for (const name of removed) res.removeHeader(name);
-    res.setHeaders(headers);
-    next();
-  };
+  if (!called) throw new Error('recordHeaders: the middleware did not call next() at once');
+  return { set: new Map(set), removed };
 }
