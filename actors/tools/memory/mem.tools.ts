@@ -15,6 +15,8 @@ import { defineTool, type ToolContext } from '../router/tool-declaration';
  * The memory-cache primitives: JSON values on the cache port, in a namespace of the calling agent
  * (`tools:mem:<internal agent id>:`), so one agent never sees another's keys. Values are stored as
  * their JSON text; `mem_incr` works on values that are integers (a missing key counts as 0).
+ * Each is one quick cache command that never reads `ctx.signal` (`abortable: false`): the router
+ * makes no abort signal for them (the cache port's command timeout bounds them).
  */
 
 /** Cache namespace of an agent's memory. */
@@ -29,6 +31,7 @@ export const memSetTool = defineTool({
     "Stores a JSON value under a key in the agent's private memory cache, with a TTL in seconds (default 7 days, max 30 days). Returns true.",
   input: MemSetInputSchema,
   mutating: true,
+  abortable: false,
   run: async ({ key, value, ttl }, ctx) => {
     await memoryOf(ctx).set(key, JSON.stringify(value), {
       ttlMs: seconds(ttl ?? MEM_LIMITS.defaultTtlSec),
@@ -43,6 +46,7 @@ export const memGetTool = defineTool({
     "Reads a key of the agent's memory cache. Returns {value, found}: the stored JSON value, or {value: null, found: false} when the key is missing or expired.",
   input: MemGetInputSchema,
   mutating: false,
+  abortable: false,
   run: async ({ key }, ctx) => {
     const raw = await memoryOf(ctx).get(key);
     if (raw === null) return { value: null, found: false };
@@ -56,6 +60,7 @@ export const memDeleteTool = defineTool({
     "Deletes a key of the agent's memory cache. Returns {deleted: boolean} (false when it did not exist).",
   input: MemDeleteInputSchema,
   mutating: true,
+  abortable: false,
   run: async ({ key }, ctx) => ({ deleted: await memoryOf(ctx).delete(key) }),
 });
 
@@ -65,6 +70,7 @@ export const memListTool = defineTool({
     "Lists the keys of the agent's memory cache, optionally under a prefix, sorted. Returns {keys, truncated} (truncated: more keys matched than limit, default 100).",
   input: MemListInputSchema,
   mutating: false,
+  abortable: false,
   run: async ({ prefix, limit }, ctx) => {
     const max = limit ?? MEM_LIMITS.defaultListLimit;
     // One more than asked tells whether the list was cut.
@@ -79,6 +85,7 @@ export const memIncrTool = defineTool({
     'Atomically adds an integer (default 1, may be negative) to the integer stored at a key (a missing key counts as 0 and gets the default TTL of 7 days). Returns {value}: the new value.',
   input: MemIncrInputSchema,
   mutating: true,
+  abortable: false,
   run: async ({ key, by }, ctx) => {
     try {
       const value = await memoryOf(ctx).incr(key, by ?? 1, { ttlMs: seconds(MEM_LIMITS.defaultTtlSec) });
@@ -99,6 +106,7 @@ export const memExpireTool = defineTool({
     "Sets a new TTL, in seconds (1 s to 30 days), on an existing key of the agent's memory cache. Returns {updated: boolean} (false when the key does not exist).",
   input: MemExpireInputSchema,
   mutating: true,
+  abortable: false,
   run: async ({ key, ttl }, ctx) => ({ updated: await memoryOf(ctx).expire(key, seconds(ttl)) }),
 });
 

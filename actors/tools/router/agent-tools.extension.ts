@@ -31,6 +31,7 @@ import {
 } from './default-agent';
 import { redactSecrets } from './redact-secrets';
 import type { RouteRecordInput } from './route-records';
+import { ToolCallContext } from './tool-context';
 import type { ToolAgent, ToolContext } from './tool-declaration';
 import { parseToolInput } from './tool-input';
 import { unknownTool, type ExternalTool, type ToolTarget } from './tool-registry';
@@ -43,7 +44,17 @@ type AgentState = AgentDefinition extends ActorDefinition<any, infer S> ? S : ne
 /** The scope a named token needs for the router (docs/agents-and-tokens.md, Scopes → routes). */
 const ROUTER_SCOPE = 'mcp_connector';
 
-const noRelated = (): RouteRecordInput['related'] => ({ apps: [], workflows: [], skills: [] });
+// Shared by the route records of calls that name nothing (records are only serialised, never changed).
+const NO_RELATED = Object.freeze({
+  apps: Object.freeze([]),
+  workflows: Object.freeze([]),
+  skills: Object.freeze([]),
+}) as unknown as RouteRecordInput['related'];
+const ROUTE_DECISIONS: Readonly<Record<RouteSource, RouteRecordInput['routeDecision']>> = {
+  platform: Object.freeze({ source: 'platform' }),
+  external_mcp: Object.freeze({ source: 'external_mcp' }),
+  skill: Object.freeze({ source: 'skill' }),
+};
 
 /**
  * The caller, who must be the agent itself, or an account acting as its default agent. Anything
@@ -63,13 +74,22 @@ function callerOf(auth: unknown, agentId: string): Principal {
   return principal;
 }
 
-const toolAgentOf = (doc: AgentDocument): ToolAgent => ({
-  id: doc._id,
-  agentRef: doc.agentRef,
-  ...(doc.accountId ? { accountId: doc.accountId } : {}),
-  ...(doc.workspaceId ? { workspaceId: doc.workspaceId } : {}),
-  allowedDomains: doc.allowedDomains,
-});
+// One view per agent document (the actor's state, replaced when reloaded): not one per call.
+const toolAgents = new WeakMap<AgentDocument, ToolAgent>();
+function toolAgentOf(doc: AgentDocument): ToolAgent {
+  let agent = toolAgents.get(doc);
+  if (!agent) {
+    agent = Object.freeze({
+      id: doc._id,
+      agentRef: doc.agentRef,
+      ...(doc.accountId ? { accountId: doc.accountId } : {}),
+      ...(doc.workspaceId ? { workspaceId: doc.workspaceId } : {}),
+      allowedDomains: doc.allowedDomains,
+    });
+    toolAgents.set(doc, agent);
+  }
+  return agent;
+}
 
 const codeOf = (err: unknown) => (isAppError(err) ? err.code : 'INTERNAL_ERROR');
 
@@ -185,16 +205,13 @@ export function withAgentTools(
       error = err;
       throw err;
     } finally {
-      const status = error === undefined ? 'ok' : 'error';
-      recorder.record(
-        {
-          ...record,
-          status,
-          ...(status === 'error' ? { errorCode: codeOf(error) } : {}),
-          durationMs: Math.round((performance.now() - started) * 100) / 100,
-        },
-        true,
-      );
+      // The record is this call's own object (the recorder copies it): completed in place.
+      if (error !== undefined) {
+        record.status = 'error';
+        record.errorCode = codeOf(error);
+      }
+      record.durationMs = Math.round((performance.now() - started) * 100) / 100;
+      recorder.record(record, true);
     }
   }
 
@@ -264,8 +281,8 @@ export function withAgentTools(
       primitive: route.primitive,
       fallbackUsed: false,
       invokedByType: body.invokedByType,
-      routeDecision: { source: route.source },
-      related: body.related ?? noRelated(),
+      routeDecision: ROUTE_DECISIONS[route.source],
+      related: body.related ?? NO_RELATED,
       agentRef: doc.agentRef,
       agentId: doc._id,
       ...(doc.accountId ? { accountId: doc.accountId } : {}),
@@ -284,26 +301,22 @@ export function withAgentTools(
     await recordCall(ctx, { calls: 1, at: Date.now() });
 
     // Registered with the process's work registry, so that the panic button (`work.abortAll`,
-    // by account or workspace) stops this call too.
-    const tracked = services.work?.track(
-      { accountId: doc.accountId, workspaceId: doc.workspaceId },
-      ctx.signal,
-    );
-    const toolCtx: ToolContext = {
+    // by account or workspace) stops this call too (tool-context.ts: when, for a tool that is not
+    // abortable).
+    const toolCtx = new ToolCallContext(
       principal,
-      agent: toolAgentOf(doc),
+      toolAgentOf(doc),
       services,
-      signal: tracked ? tracked.signal : ctx.signal,
-      logger: ctx.logger,
-      ...(body.executionId ? { executionId: body.executionId } : {}),
-      ...(body.related ? { related: body.related } : {}),
-    };
+      ctx,
+      { accountId: doc.accountId, workspaceId: doc.workspaceId },
+      target.kind === 'platform' && target.declaration.abortable === false,
+      body.executionId,
+      body.related,
+    );
     const work = run(target, body.input, toolCtx, record, started);
     // The kernel takes the outcome when the turn ends; until then the rejection is handled here.
-    if (tracked) {
-      const release = () => tracked.release();
-      work.then(release, release);
-    } else work.catch(() => undefined);
+    const release = () => toolCtx.release();
+    work.then(release, release);
     return ctx.defer(work);
   };
 

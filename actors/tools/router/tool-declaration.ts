@@ -56,6 +56,12 @@ export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject> {
    * Default: the service's REQUEST_TIMEOUT_MS.
    */
   readonly maxDurationMs?: number;
+  /**
+   * `false`: the tool never reads `ctx.signal` (one quick cache command, e.g. `mem_get`), so the
+   * router does not make the call's abort signal nor register the call for the panic button unless
+   * `run` reads `ctx.signal` after all (tool-context.ts). Default: true.
+   */
+  readonly abortable?: boolean;
   run(input: z.output<S>, ctx: ToolContext): unknown;
 }
 
