@@ -3,7 +3,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import * as amqp from 'amqplib';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
@@ -14,6 +13,7 @@ import {
   startProcess,
   type BenchProcess,
 } from '../tools/children';
+import { deleteDeclaredAmqpNames } from '../support/amqp-names';
 import { callJson } from './http-client';
 import { runIntentStreams } from './intent-streams';
 import type { MarkerReport } from './loop-runner';
@@ -77,27 +77,6 @@ async function localService(raw: string, defaultPort: number): Promise<string | 
   });
 }
 
-/** Deletes the AMQP queues and exchanges the nodes reported (one channel per name). */
-async function deleteTopology(url: string, names: { queues: Set<string>; exchanges: Set<string> }) {
-  if (names.queues.size === 0 && names.exchanges.size === 0) return;
-  const connection = await amqp.connect(url, {
-    clientProperties: { connection_name: 'bench-streams-cleanup' },
-  });
-  connection.on('error', () => undefined);
-  try {
-    const one = async (op: (channel: amqp.Channel) => Promise<unknown>) => {
-      const channel = await connection.createChannel();
-      channel.on('error', () => undefined);
-      await op(channel).catch(() => undefined);
-      await channel.close().catch(() => undefined);
-    };
-    await Promise.all([...names.queues].map((q) => one((c) => c.deleteQueue(q))));
-    await Promise.all([...names.exchanges].map((e) => one((c) => c.deleteExchange(e))));
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
-}
-
 /**
  * Deletes the Redis keys naming one of the run's accounts or workspaces (the panic flag if lifting
  * failed, membership caches); rate-limit counters and sessions expire by themselves.
@@ -145,7 +124,9 @@ async function main(): Promise<void> {
   const watchdog = setTimeout(() => {
     process.stderr.write('bench:streams: watchdog fired, killing every child\n');
     killAllChildren();
-    const cleanup = broker.url ? deleteTopology(broker.url, declared) : Promise.resolve();
+    const cleanup = broker.url
+      ? deleteDeclaredAmqpNames(broker.url, declared, 'bench-streams-cleanup')
+      : Promise.resolve();
     const cap = new Promise((resolve) => setTimeout(resolve, 5000));
     void Promise.race([cleanup.catch(() => undefined), cap]).finally(() => process.exit(2));
   }, WATCHDOG_MS);
@@ -314,7 +295,7 @@ async function main(): Promise<void> {
     await Promise.all(processes.filter((p) => p.name !== 'documents').map((p) => p.stop(15_000)));
     await Promise.all(processes.map((p) => p.stop(5_000)));
     killAllChildren();
-    await deleteTopology(amqpUrl, declared).catch(() => undefined);
+    await deleteDeclaredAmqpNames(amqpUrl, declared, 'bench-streams-cleanup').catch(() => undefined);
     const redisDeleted = await cleanRedis(redisUrl, ownIds).catch(() => -1);
     log(
       `cleaned: ${declared.queues.size} queues, ${declared.exchanges.size} exchanges, ${redisDeleted} Redis keys`,

@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import * as amqp from 'amqplib';
 import { Redis } from 'ioredis';
+import { deleteDeclaredAmqpNames } from '../support/amqp-names';
 import { killAllChildren, ownCpuMicros, processByName, startProcess, type BenchProcess } from './children';
 import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from './load';
 
@@ -170,25 +170,6 @@ async function cleanRedis(url: string, barePrefix: string, agentIds: readonly st
     await redis.quit().catch(() => undefined);
   }
   return deleted;
-}
-
-/** Deletes the queues and exchanges the AMQP nodes of this run declared (node queues go at stop). */
-async function cleanAmqp(url: string, names: { queues: Set<string>; exchanges: Set<string> }): Promise<void> {
-  if (names.queues.size === 0 && names.exchanges.size === 0) return;
-  const connection = await amqp.connect(url, { clientProperties: { connection_name: 'bench-mcp-cleanup' } });
-  connection.on('error', () => undefined);
-  try {
-    const one = async (op: (channel: amqp.Channel) => Promise<unknown>) => {
-      const channel = await connection.createChannel();
-      channel.on('error', () => undefined);
-      await op(channel).catch(() => undefined);
-      await channel.close().catch(() => undefined);
-    };
-    await Promise.all([...names.queues].map((q) => one((c) => c.deleteQueue(q))));
-    await Promise.all([...names.exchanges].map((e) => one((c) => c.deleteExchange(e))));
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
 }
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
@@ -461,7 +442,7 @@ async function main(): Promise<void> {
     killAllChildren();
     let redisDeleted = 0;
     if (redisUrl) redisDeleted = await cleanRedis(redisUrl, barePrefix, agentIds).catch(() => -1);
-    if (amqpUrl) await cleanAmqp(amqpUrl, declared).catch(() => undefined);
+    if (amqpUrl) await deleteDeclaredAmqpNames(amqpUrl, declared, 'bench-mcp-cleanup').catch(() => undefined);
     log(
       `cleaned: ${redisDeleted} Redis keys, ${declared.queues.size} queues, ${declared.exchanges.size} exchanges`,
     );
