@@ -1,6 +1,7 @@
 import { AGENT_CHANGED_BROADCAST } from '../../schemas/messages/tools';
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
+import { workspaceMembershipOf } from '../workspaces/workspaces';
 import { workspacesCollection } from './accounts.repo';
 import { agentDirectoryActor } from './agent-directory.actor';
 import { agentActor } from './agent.actor';
@@ -16,21 +17,19 @@ export const agentsAndTokensCollections = [agentsCollection, namedTokensCollecti
 export interface AgentsAndTokensWiring {
   /** The operator's default workspace id, recorded on deployed agents. */
   defaultWorkspaceOf?: (accountId: string) => Promise<string | undefined>;
-  /** Whether a workspace belongs to the account (named tokens' `workspaceId`). */
-  workspaceOwnedBy?: (accountId: string, workspaceId: string) => Promise<boolean>;
+  /** Whether the account is a member of the workspace, any role (named tokens' `workspaceId`). */
+  isWorkspaceMember?: (accountId: string, workspaceId: string) => Promise<boolean>;
 }
 
-/** The lookups on the `workspaces` collection of the accounts domain. */
+/** The lookups into the workspaces: an account's default one, and membership. */
 export function workspaceLookups(services: Services): Required<AgentsAndTokensWiring> {
   const workspaces = services.documents.repository(workspacesCollection);
   return {
     defaultWorkspaceOf: async (accountId) =>
       (await workspaces.findOne({ ownerAccountId: accountId, isDefault: true }))?._id,
-    workspaceOwnedBy: async (accountId, workspaceId) =>
-      (await workspaces.count({
-        _id: workspaceId,
-        $or: [{ ownerAccountId: accountId }, { 'members.accountId': accountId }],
-      })) > 0,
+    // The one membership decision of the workspaces domain (docs/workspaces.md).
+    isWorkspaceMember: (accountId, workspaceId) =>
+      workspaceMembershipOf(services).isMember({ accountId }, workspaceId),
   };
 }
 
@@ -53,7 +52,7 @@ export function agentsAndTokensActors(
       repo: namedTokens,
       tokens: services.tokens,
       directory: new NamedTokenDirectory(namedTokens, services.cache),
-      workspaceOwnedBy: wiring.workspaceOwnedBy,
+      isWorkspaceMember: wiring.isWorkspaceMember,
     }),
   ];
 }

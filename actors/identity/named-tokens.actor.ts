@@ -22,10 +22,11 @@ export interface NamedTokensActorOptions {
   tokens: TokenService;
   directory: NamedTokenDirectory;
   /**
-   * Whether `workspaceId` is a workspace of the account (a foreign or unknown one is 404).
+   * Whether the account is a member of `workspaceId`, any role (docs/workspaces.md); an unknown
+   * workspace, or one the account is not a member of, is 404.
    * Default: not checked (no workspace registry known).
    */
-  workspaceOwnedBy?: (accountId: string, workspaceId: string) => Promise<boolean>;
+  isWorkspaceMember?: (accountId: string, workspaceId: string) => Promise<boolean>;
 }
 
 /** Most tokens one account may hold (live and revoked) and `tokens.list` returns. */
@@ -138,8 +139,8 @@ export function namedTokensActor(options: NamedTokensActorOptions) {
         assertWithinCallerScopes(caller, scopes, 'grant');
         if (
           body.workspaceId &&
-          options.workspaceOwnedBy &&
-          !(await options.workspaceOwnedBy(accountId, body.workspaceId))
+          options.isWorkspaceMember &&
+          !(await options.isWorkspaceMember(accountId, body.workspaceId))
         ) {
           throw errors.notFound('Workspace not found', { field: 'workspaceId' });
         }
