@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sleep } from '../../src/kernel/sleep';
 import { EffectKindSchema } from '../../schemas/documents/execution';
 import { AppError, errors } from '../../schemas/errors';
 import { MemKeySchema } from '../../schemas/tools/mem';
@@ -71,21 +72,6 @@ export type DemoStepsInput = z.infer<typeof DemoStepsInputSchema>;
 
 /** Cache key of a demo `incr` counter (tests read it). */
 export const demoCounterKey = (executionId: string, key: string) => `executions:demo:${executionId}:${key}`;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** Waits for the signal only (no timer: a hung step keeps nothing alive). */
 function untilAborted(signal: AbortSignal): Promise<never> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StepRunner } from '../../actors/executions/executions';
+import { sleep } from '../../src/kernel/sleep';
 
 /**
  * `BENCH_LOOP`: the execution type of the panic benchmark. Its steps never end the run (no total,
@@ -87,20 +88,6 @@ class StepMarkers {
 
 export const stepMarkers = new StepMarkers();
 
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export const benchLoopRunner: StepRunner<LoopInput> = {
   type: BENCH_LOOP_TYPE,
   input: LoopInputSchema,
@@ -115,7 +102,7 @@ export const benchLoopRunner: StepRunner<LoopInput> = {
     }
     const end = stepMarkers.begin(ctx.executionId, ctx.index, ctx.signal);
     try {
-      await wait(ctx.input.stepMs, ctx.signal);
+      await sleep(ctx.input.stepMs, ctx.signal);
     } finally {
       end();
     }

@@ -30,16 +30,18 @@ export const PermissionScopeInputSchema = z.object({
 const limitedRecord = <V extends z.ZodType>(key: z.ZodString, value: V, max: number) =>
   z.record(key, value).refine((r) => Object.keys(r).length <= max, { message: `at most ${max} entries` });
 
+/** A connector's display name (create and update). */
+const ConnectorNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine(noControl, 'must not contain control characters');
+
 export const CreateConnectorBodySchema = z
   .object({
     slug: ConnectorSlugSchema,
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .refine(noControl, 'must not contain control characters')
-      .optional(),
+    name: ConnectorNameSchema.optional(),
     transport: ConnectorTransportSchema,
     /** stdio: the program (a path, or a name looked up on the worker's PATH). */
     command: z.string().min(1).max(4096).refine(noControl, 'must not contain control characters').optional(),
@@ -93,13 +95,7 @@ export type CreateConnectorBody = z.infer<typeof CreateConnectorBodySchema>;
 
 export const UpdateConnectorBodySchema = z
   .object({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .refine(noControl, 'must not contain control characters')
-      .optional(),
+    name: ConnectorNameSchema.optional(),
     /** false: calls are refused and the connector's tools are not listed (`healthStatus: 'disabled'`). */
     enabled: z.boolean().optional(),
     /** Replaces the whole scope. */

@@ -1,55 +1,47 @@
+import { eventually } from '../../support/async';
 import { demoCounterKey } from '../../../actors/executions/demo-steps.runner';
 import { executionsCollection } from '../../../actors/executions/executions.repo';
 import { FileStore } from '../../../actors/files/file-store';
 import type { ExecutionEvent } from '../../../schemas/messages/executions';
-import { bearer, sleep, startExecHarness, type ExecHarness } from './support/harness';
+import { bearer, sleep, useExecHarness } from './support/harness';
 
 /** The work of executions: step boundaries, pause/resume, retry, cancel, rollback, holds, events. */
 
-let h: ExecHarness;
-let token: string;
-
-beforeAll(async () => {
-  h = await startExecHarness();
-  token = await h.account();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const s = useExecHarness();
 
 const counter = async (id: string, key = 'n') =>
-  Number((await h.runtime.cache.get(demoCounterKey(id, key))) ?? 0);
+  Number((await s.h.runtime.cache.get(demoCounterKey(id, key))) ?? 0);
 const incrs = (n: number, key = 'n') => Array.from({ length: n }, () => ({ op: 'incr', key }));
 const mcp = (tool: string, input: Record<string, unknown>) =>
-  h.http().post('/mcp').set(bearer(token)).send({ tool, input });
+  s.h.http().post('/mcp').set(bearer(s.token)).send({ tool, input });
 
 it('pauses at a step boundary, keeps its progress, and resumes without running a step again', async () => {
-  const { id } = await h.create(token, { title: 'pausable', input: { delayMs: 150, steps: incrs(5) } });
-  await h.waitFor(token, id, (e) => e.progress.completedSteps >= 1);
-  const paused = await h.act(token, id, 'pause');
+  const { id } = await s.h.create(s.token, { title: 'pausable', input: { delayMs: 150, steps: incrs(5) } });
+  await s.h.waitFor(s.token, id, (e) => e.progress.completedSteps >= 1);
+  const paused = await s.h.act(s.token, id, 'pause');
   expect(paused.status).toBe(200);
   expect(paused.body.execution.status).toBe('PAUSED');
   // The step in flight finishes; then nothing more runs.
-  const stopped = await h.waitFor(token, id, (e) => e.stepInFlight === null);
+  const stopped = await s.h.waitFor(s.token, id, (e) => e.stepInFlight === null);
   const done = stopped.progress.completedSteps;
   expect(done).toBeGreaterThanOrEqual(1);
   expect(done).toBeLessThan(5);
   expect(await counter(id)).toBe(done);
   await sleep(400);
   expect(await counter(id)).toBe(done);
-  expect((await h.get(token, id)).execution.progress.completedSteps).toBe(done);
+  expect((await s.h.get(s.token, id)).execution.progress.completedSteps).toBe(done);
 
-  const resumed = await h.act(token, id, 'resume');
+  const resumed = await s.h.act(s.token, id, 'resume');
   expect(resumed.body.execution.status).toBe('RUNNING');
-  const end = await h.waitFor(token, id, (e) => e.status === 'COMPLETED');
+  const end = await s.h.waitFor(s.token, id, (e) => e.status === 'COMPLETED');
   expect(await counter(id)).toBe(5);
   expect(end.steps.map((s) => [s.status, s.attempts])).toEqual(Array(5).fill(['COMPLETED', 1]));
 });
 
 it('fails at a step with what failed, and a retry continues from the last good step', async () => {
   const steps = [...incrs(2), { op: 'fail', name: 'flaky', message: 'upstream down' }, ...incrs(1)];
-  const { id } = await h.create(token, { title: 'retry me', input: { steps } });
-  const failed = await h.waitFor(token, id, (e) => e.status === 'FAILED');
+  const { id } = await s.h.create(s.token, { title: 'retry me', input: { steps } });
+  const failed = await s.h.waitFor(s.token, id, (e) => e.status === 'FAILED');
   expect(failed.progress.completedSteps).toBe(2);
   expect(failed.failure).toMatchObject({
     whatFailed: 'Step 3 "flaky"',
@@ -58,12 +50,16 @@ it('fails at a step with what failed, and a retry continues from the last good s
   });
   expect(await counter(id)).toBe(2);
 
-  const retried = await h.act(token, id, 'retry');
+  const retried = await s.h.act(s.token, id, 'retry');
   expect(retried.body.execution).toMatchObject({ status: 'RUNNING', failure: null });
-  const end = await h.waitFor(token, id, (e) => e.status === 'COMPLETED');
+  const end = await s.h.waitFor(s.token, id, (e) => e.status === 'COMPLETED');
   expect(await counter(id)).toBe(3); // steps 1 and 2 did not run again
   expect(end.steps.map((s) => s.attempts)).toEqual([1, 1, 2, 1]);
-  const { logs } = await h.get(token, id);
+  // The last log line is written after the status it reports: wait for it, then check them all.
+  const { logs } = await eventually(async () => {
+    const got = await s.h.get(s.token, id);
+    return got.logs.some((l) => l.message === 'Completed (4 steps)') ? got : undefined;
+  });
   expect(logs.map((l) => l.message)).toEqual(
     expect.arrayContaining([
       'Step 3 "flaky" failed: upstream down',
@@ -74,14 +70,14 @@ it('fails at a step with what failed, and a retry continues from the last good s
 });
 
 it('cancels for good: the step in flight finishes, no other runs, resume is refused', async () => {
-  const { id } = await h.create(token, { title: 'cancel me', input: { delayMs: 100, steps: incrs(10) } });
-  await h.waitFor(token, id, (e) => e.progress.completedSteps >= 1);
-  expect((await h.act(token, id, 'cancel')).body.execution.status).toBe('CANCELLED');
-  const after = await h.waitFor(token, id, (e) => e.stepInFlight === null);
+  const { id } = await s.h.create(s.token, { title: 'cancel me', input: { delayMs: 100, steps: incrs(10) } });
+  await s.h.waitFor(s.token, id, (e) => e.progress.completedSteps >= 1);
+  expect((await s.h.act(s.token, id, 'cancel')).body.execution.status).toBe('CANCELLED');
+  const after = await s.h.waitFor(s.token, id, (e) => e.stepInFlight === null);
   const n = after.progress.completedSteps;
   await sleep(300);
   expect(await counter(id)).toBe(n);
-  const resume = await h.act(token, id, 'resume');
+  const resume = await s.h.act(s.token, id, 'resume');
   expect(resume.status).toBe(409);
   expect(resume.body).toMatchObject({ code: 'CONFLICT', status: 'CANCELLED' });
 });
@@ -95,15 +91,15 @@ it('rolls back file writes and mem_set, newest first, and says exactly what it c
     { op: 'fs_write', path: 'rb/a.txt', content: 'v2' },
     { op: 'mem_set', key: 'rb/fresh', value: 1 },
   ];
-  const { id } = await h.create(token, { title: 'rollback me', input: { steps } });
-  await h.waitFor(token, id, (e) => e.status === 'COMPLETED');
-  const doc = (await h.runtime.documents.repository(executionsCollection).findById(id))!;
-  const files = new FileStore(h.runtime.documents);
+  const { id } = await s.h.create(s.token, { title: 'rollback me', input: { steps } });
+  await s.h.waitFor(s.token, id, (e) => e.status === 'COMPLETED');
+  const doc = (await s.h.runtime.documents.repository(executionsCollection).findById(id))!;
+  const files = new FileStore(s.h.runtime.documents);
   const scope = { accountId: doc.accountId, workspaceId: doc.workspaceId };
   expect((await files.read(scope, { path: 'rb/a.txt', encoding: 'utf8' })).data).toBe('v2');
   expect((await mcp('mem_get', { key: 'rb/k' })).body.result).toEqual({ value: { n: 1 }, found: true });
 
-  const res = await h.act(token, id, 'rollback');
+  const res = await s.h.act(s.token, id, 'rollback');
   expect(res.status).toBe(200);
   expect(res.body.execution.status).toBe('COMPLETED');
   expect(res.body.rollback).toEqual({
@@ -129,7 +125,7 @@ it('rolls back file writes and mem_set, newest first, and says exactly what it c
   expect(JSON.stringify(res.body)).not.toMatch(/acc_|agt_|"undo"/);
 
   // A second rollback undoes nothing more and reports the same effect again.
-  const again = await h.act(token, id, 'rollback');
+  const again = await s.h.act(s.token, id, 'rollback');
   expect(again.body.rollback).toEqual({
     undone: [],
     notUndone: [expect.objectContaining({ reason: expect.any(String) })],
@@ -137,13 +133,13 @@ it('rolls back file writes and mem_set, newest first, and says exactly what it c
 });
 
 it('does not undo a key changed after the step wrote it', async () => {
-  const { id } = await h.create(token, {
+  const { id } = await s.h.create(s.token, {
     title: 'mem race',
     input: { steps: [{ op: 'mem_set', key: 'race/k', value: 1 }] },
   });
-  await h.waitFor(token, id, (e) => e.status === 'COMPLETED');
+  await s.h.waitFor(s.token, id, (e) => e.status === 'COMPLETED');
   await mcp('mem_set', { key: 'race/k', value: 2 });
-  const res = await h.act(token, id, 'rollback');
+  const res = await s.h.act(s.token, id, 'rollback');
   expect(res.body.rollback.notUndone).toEqual([
     {
       effect: { step: 0, kind: 'mem_set', target: 'race/k' },
@@ -154,12 +150,12 @@ it('does not undo a key changed after the step wrote it', async () => {
 });
 
 it('holds a finished execution: retry and rollback wait until resume restores its status', async () => {
-  const { id } = await h.create(token, { title: 'hold', input: { steps: [{ op: 'fail' }] } });
-  await h.waitFor(token, id, (e) => e.status === 'FAILED');
-  const hold = await h.act(token, id, 'pause');
+  const { id } = await s.h.create(s.token, { title: 'hold', input: { steps: [{ op: 'fail' }] } });
+  await s.h.waitFor(s.token, id, (e) => e.status === 'FAILED');
+  const hold = await s.h.act(s.token, id, 'pause');
   expect(hold.body.execution).toMatchObject({ status: 'PAUSED', hold: { previousStatus: 'FAILED' } });
   for (const action of ['retry', 'rollback', 'cancel', 'pause']) {
-    const res = await h.act(token, id, action);
+    const res = await s.h.act(s.token, id, action);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({
       code: 'CONFLICT',
@@ -167,24 +163,24 @@ it('holds a finished execution: retry and rollback wait until resume restores it
       hold: { previousStatus: 'FAILED' },
     });
   }
-  const back = await h.act(token, id, 'resume');
+  const back = await s.h.act(s.token, id, 'resume');
   expect(back.body.execution).toMatchObject({ status: 'FAILED', hold: null });
-  expect((await h.act(token, id, 'retry')).body.execution.status).toBe('RUNNING');
-  await h.waitFor(token, id, (e) => e.status === 'COMPLETED');
+  expect((await s.h.act(s.token, id, 'retry')).body.execution.status).toBe('RUNNING');
+  await s.h.waitFor(s.token, id, (e) => e.status === 'COMPLETED');
 });
 
 it('streams events of a run through execution.watch until done', async () => {
-  const { id } = await h.create(token, { title: 'watched', start: false, steps: incrs(2) });
+  const { id } = await s.h.create(s.token, { title: 'watched', start: false, steps: incrs(2) });
   const principal = await principalOf(id);
   const events: ExecutionEvent[] = [];
   const ended = new Promise<void>((resolve, reject) =>
-    h.runtime.system
+    s.h.runtime.system
       .stream<ExecutionEvent>(`execution:${id}`, 'execution.watch', {}, { auth: principal })
       .subscribe({ next: (e) => events.push(e), complete: resolve, error: reject }),
   );
   await sleep(100);
-  await h.act(token, id, 'pause');
-  await h.act(token, id, 'resume');
+  await s.h.act(s.token, id, 'pause');
+  await s.h.act(s.token, id, 'resume');
   await ended;
   expect(events[0]).toMatchObject({ type: 'execution', execution: { id, status: 'QUEUED' } });
   expect(events.at(-1)).toEqual({ type: 'done', executionId: id, status: 'COMPLETED' });
@@ -196,6 +192,6 @@ it('streams events of a run through execution.watch until done', async () => {
 
 /** The principal the front door would put in envelopes for this account (internal, test only). */
 async function principalOf(id: string) {
-  const doc = (await h.runtime.documents.repository(executionsCollection).findById(id))!;
+  const doc = (await s.h.runtime.documents.repository(executionsCollection).findById(id))!;
   return { subjectType: 'account' as const, accountId: doc.accountId, via: 'bearer' as const };
 }

@@ -1,22 +1,16 @@
 import { EXECUTION_ACTIONS } from '../../../schemas/documents/execution';
-import { bearer, sleeps, startExecHarness, type ExecHarness } from './support/harness';
+import { bearer, sleeps, useExecHarness } from './support/harness';
 
 /**
  * Every action from every state, over HTTP: legal moves answer the new status, illegal ones 409
  * `{error, code: 'CONFLICT', status: <current>}` and change nothing.
  */
 
-let h: ExecHarness;
-let token: string;
-
-beforeAll(async () => {
-  h = await startExecHarness();
-  token = await h.account();
-});
-afterAll(async () => {
+const s = useExecHarness({
   // Stops whatever still runs (the RUNNING row's executions) before the runtime stops.
-  if (token) await h.http().post('/api/panic').set(bearer(token)).send({});
-  await h?.stop();
+  beforeStop: async ({ h, token }) => {
+    if (token) await h.http().post('/api/panic').set(bearer(token)).send({});
+  },
 });
 
 type Row = 'QUEUED' | 'RUNNING' | 'PAUSED' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'HELD';
@@ -25,35 +19,35 @@ type Row = 'QUEUED' | 'RUNNING' | 'PAUSED' | 'COMPLETED' | 'FAILED' | 'CANCELLED
 async function inState(row: Row): Promise<string> {
   switch (row) {
     case 'QUEUED':
-      return (await h.create(token, { title: row, start: false, steps: sleeps(1, 10) })).id;
+      return (await s.h.create(s.token, { title: row, start: false, steps: sleeps(1, 10) })).id;
     case 'RUNNING': {
-      const { id } = await h.create(token, { title: row, steps: sleeps(50, 300) });
-      await h.waitFor(token, id, (e) => e.status === 'RUNNING');
+      const { id } = await s.h.create(s.token, { title: row, steps: sleeps(50, 300) });
+      await s.h.waitFor(s.token, id, (e) => e.status === 'RUNNING');
       return id;
     }
     case 'PAUSED': {
-      const { id } = await h.create(token, { title: row, start: false, steps: sleeps(1, 10) });
-      expect((await h.act(token, id, 'pause')).status).toBe(200);
+      const { id } = await s.h.create(s.token, { title: row, start: false, steps: sleeps(1, 10) });
+      expect((await s.h.act(s.token, id, 'pause')).status).toBe(200);
       return id;
     }
     case 'CANCELLED': {
-      const { id } = await h.create(token, { title: row, start: false, steps: sleeps(1, 10) });
-      expect((await h.act(token, id, 'cancel')).status).toBe(200);
+      const { id } = await s.h.create(s.token, { title: row, start: false, steps: sleeps(1, 10) });
+      expect((await s.h.act(s.token, id, 'cancel')).status).toBe(200);
       return id;
     }
     case 'COMPLETED':
     case 'HELD': {
-      const { id } = await h.create(token, {
+      const { id } = await s.h.create(s.token, {
         title: row,
         steps: [{ op: 'effect', kind: 'email', target: 'x' }],
       });
-      await h.waitFor(token, id, (e) => e.status === 'COMPLETED');
-      if (row === 'HELD') expect((await h.act(token, id, 'pause')).body.execution.hold).toBeTruthy();
+      await s.h.waitFor(s.token, id, (e) => e.status === 'COMPLETED');
+      if (row === 'HELD') expect((await s.h.act(s.token, id, 'pause')).body.execution.hold).toBeTruthy();
       return id;
     }
     case 'FAILED': {
-      const { id } = await h.create(token, { title: row, steps: [{ op: 'fail' }] });
-      await h.waitFor(token, id, (e) => e.status === 'FAILED');
+      const { id } = await s.h.create(s.token, { title: row, steps: [{ op: 'fail' }] });
+      await s.h.waitFor(s.token, id, (e) => e.status === 'FAILED');
       return id;
     }
   }
@@ -74,8 +68,8 @@ describe.each(Object.keys(TABLE) as Row[])('from %s', (row) => {
     const results = await Promise.all(
       EXECUTION_ACTIONS.map(async (action) => {
         const id = await inState(row);
-        const before = (await h.get(token, id)).execution;
-        const res = await h.act(token, id, action);
+        const before = (await s.h.get(s.token, id)).execution;
+        const res = await s.h.act(s.token, id, action);
         return { action, id, before, res };
       }),
     );
@@ -85,7 +79,7 @@ describe.each(Object.keys(TABLE) as Row[])('from %s', (row) => {
         expect({ action, status: res.status }).toEqual({ action, status: 409 });
         expect(res.body).toMatchObject({ code: 'CONFLICT', status: before.status });
         expect(typeof res.body.error).toBe('string');
-        const after = (await h.get(token, id)).execution;
+        const after = (await s.h.get(s.token, id)).execution;
         expect(after.status).toBe(before.status);
       } else {
         expect({ action, status: res.status, to: res.body.execution?.status }).toEqual({
@@ -104,27 +98,27 @@ describe.each(Object.keys(TABLE) as Row[])('from %s', (row) => {
 
 it('refuses an unknown action (400) and an unknown execution (404)', async () => {
   const id = await inState('QUEUED');
-  const bad = await h.act(token, id, 'explode');
+  const bad = await s.h.act(s.token, id, 'explode');
   expect(bad.status).toBe(400);
   expect(bad.body.code).toBe('VALIDATION_ERROR');
-  expect((await h.act(token, 'exe_doesnotexist000', 'pause')).status).toBe(404);
-  expect((await h.act(token, 'nonsense', 'pause')).status).toBe(404);
-  expect((await h.http().get('/api/executions/exe_doesnotexist000').set(bearer(token))).status).toBe(404);
-  expect((await h.http().get('/api/executions')).status).toBe(401);
+  expect((await s.h.act(s.token, 'exe_doesnotexist000', 'pause')).status).toBe(404);
+  expect((await s.h.act(s.token, 'nonsense', 'pause')).status).toBe(404);
+  expect((await s.h.http().get('/api/executions/exe_doesnotexist000').set(bearer(s.token))).status).toBe(404);
+  expect((await s.h.http().get('/api/executions')).status).toBe(401);
 });
 
 it('logs every action and notifies it', async () => {
   const id = await inState('QUEUED');
-  await h.act(token, id, 'pause');
-  await h.act(token, id, 'cancel');
-  const { logs } = await h.get(token, id);
+  await s.h.act(s.token, id, 'pause');
+  await s.h.act(s.token, id, 'cancel');
+  const { logs } = await s.h.get(s.token, id);
   expect(logs.map((l) => l.message)).toEqual([
     'Created (DEMO_STEPS, api)',
     'Paused before step 1',
     'Cancelled before step 1',
   ]);
   expect(logs.map((l) => l.seq)).toEqual([1, 2, 3]);
-  const res = await h.http().get('/api/notifications?type=workflow').set(bearer(token));
+  const res = await s.h.http().get('/api/notifications?type=workflow').set(bearer(s.token));
   const mine = res.body.notifications.filter((n: { executionId: string }) => n.executionId === id);
   expect(mine.map((n: { title: string }) => n.title)).toEqual([
     'Execution cancelled: QUEUED',

@@ -1,27 +1,16 @@
-import { bearer, startExecHarness, type ExecHarness } from '../executions/support/harness';
+import { bearer, useExecHarness } from '../executions/support/harness';
 
 /** `/api/files` over HTTP (docs/files.md, "HTTP"): two accounts on one embedded runtime. */
 describe('/api/files', () => {
-  let h: ExecHarness;
-  let a: string;
-  let b: string;
-
-  beforeAll(async () => {
-    h = await startExecHarness();
-    a = await h.account();
-    b = await h.account();
-  }, 60_000);
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const s = useExecHarness({ accounts: 2, timeoutMs: 60_000 });
 
   const write = (token: string, body: Record<string, unknown>) =>
-    h.http().post('/api/files').set(bearer(token)).send(body);
+    s.h.http().post('/api/files').set(bearer(token)).send(body);
   const list = (token: string, query: Record<string, string> = {}) =>
-    h.http().get('/api/files').query(query).set(bearer(token));
+    s.h.http().get('/api/files').query(query).set(bearer(token));
 
   it('writes, previews and summarizes a file, recorded as a completed execution', async () => {
-    const res = await write(a, { path: 'notes/./todo.md', data: 'one\ntwo\nthree\n' });
+    const res = await write(s.a, { path: 'notes/./todo.md', data: 'one\ntwo\nthree\n' });
     expect(res.status).toBe(201);
     expect(res.body.entry).toMatchObject({
       path: 'notes/todo.md',
@@ -37,10 +26,10 @@ describe('/api/files', () => {
     ]);
     expect(JSON.stringify(res.body)).not.toMatch(/acc_|agt_/);
 
-    const detail = await h.get(a, res.body.execution.id);
+    const detail = await s.h.get(s.a, res.body.execution.id);
     expect(detail.execution.status).toBe('COMPLETED');
 
-    const preview = await list(a, { action: 'preview', path: 'notes/todo.md' });
+    const preview = await list(s.a, { action: 'preview', path: 'notes/todo.md' });
     expect(preview.status).toBe(200);
     expect(preview.body).toMatchObject({
       content: 'one\ntwo\nthree\n',
@@ -48,7 +37,7 @@ describe('/api/files', () => {
       contentEncoding: 'utf8',
     });
 
-    const summary = await list(a, { action: 'summarize', path: 'notes/todo.md' });
+    const summary = await list(s.a, { action: 'summarize', path: 'notes/todo.md' });
     expect(summary.status).toBe(200);
     expect(summary.body.summary).toEqual({
       size: 14,
@@ -62,172 +51,177 @@ describe('/api/files', () => {
   it('previews binary content as base64 and truncates large files', async () => {
     const bytes = Buffer.from([0, 1, 2, 255]);
     expect(
-      (await write(a, { path: 'bin/x.bin', data: bytes.toString('base64'), contentEncoding: 'base64' }))
+      (await write(s.a, { path: 'bin/x.bin', data: bytes.toString('base64'), contentEncoding: 'base64' }))
         .status,
     ).toBe(201);
-    const preview = await list(a, { action: 'preview', path: 'bin/x.bin' });
+    const preview = await list(s.a, { action: 'preview', path: 'bin/x.bin' });
     expect(preview.body).toMatchObject({ contentEncoding: 'base64', content: bytes.toString('base64') });
-    const summary = await list(a, { action: 'summarize', path: 'bin/x.bin' });
+    const summary = await list(s.a, { action: 'summarize', path: 'bin/x.bin' });
     expect(summary.body.summary).toMatchObject({ text: false, lineCount: null, firstLines: [] });
 
-    expect((await write(a, { path: 'big.txt', data: 'é'.repeat(40_000) })).status).toBe(201);
-    const big = await list(a, { action: 'preview', path: 'big.txt' });
+    expect((await write(s.a, { path: 'big.txt', data: 'é'.repeat(40_000) })).status).toBe(201);
+    const big = await list(s.a, { action: 'preview', path: 'big.txt' });
     expect(big.body.truncated).toBe(true);
     expect(Buffer.byteLength(big.body.content as string)).toBeLessThanOrEqual(64 * 1024);
     expect(big.body.content).toMatch(/^é+$/);
   });
 
   it('rolls a write back to the previous content, and a new file back to nothing', async () => {
-    await write(a, { path: 'doc.txt', data: 'first' });
-    const second = await write(a, { path: 'doc.txt', data: 'second' });
+    await write(s.a, { path: 'doc.txt', data: 'first' });
+    const second = await write(s.a, { path: 'doc.txt', data: 'second' });
     expect(second.body.entry.version).toBe(2);
 
-    const rolled = await h.act(a, second.body.execution.id, 'rollback');
+    const rolled = await s.h.act(s.a, second.body.execution.id, 'rollback');
     expect(rolled.status).toBe(200);
     expect(rolled.body.rollback.undone).toHaveLength(1);
     expect(rolled.body.rollback.notUndone).toEqual([]);
-    const preview = await list(a, { action: 'preview', path: 'doc.txt' });
+    const preview = await list(s.a, { action: 'preview', path: 'doc.txt' });
     expect(preview.body.content).toBe('first');
 
-    const fresh = await write(a, { path: 'fresh/new.txt', data: 'x' });
-    expect((await h.act(a, fresh.body.execution.id, 'rollback')).status).toBe(200);
-    expect((await list(a, { action: 'preview', path: 'fresh/new.txt' })).status).toBe(404);
+    const fresh = await write(s.a, { path: 'fresh/new.txt', data: 'x' });
+    expect((await s.h.act(s.a, fresh.body.execution.id, 'rollback')).status).toBe(200);
+    expect((await list(s.a, { action: 'preview', path: 'fresh/new.txt' })).status).toBe(404);
 
     // B cannot roll back A's execution.
-    expect((await h.act(b, second.body.execution.id, 'rollback')).status).toBe(404);
+    expect((await s.h.act(s.b, second.body.execution.id, 'rollback')).status).toBe(404);
   });
 
   it('renames and deletes, each with an execution that a rollback undoes', async () => {
-    await write(a, { path: 'old.txt', data: 'moving' });
-    const moved = await h
+    await write(s.a, { path: 'old.txt', data: 'moving' });
+    const moved = await s.h
       .http()
       .patch('/api/files')
-      .set(bearer(a))
+      .set(bearer(s.a))
       .send({ path: 'old.txt', nextPath: 'new/place.txt' });
     expect(moved.status).toBe(200);
     expect(moved.body.entry).toMatchObject({ path: 'new/place.txt' });
     expect(moved.body.execution).toMatchObject({ type: 'FILE_RENAME', status: 'COMPLETED' });
-    expect((await list(a, { action: 'preview', path: 'old.txt' })).status).toBe(404);
+    expect((await list(s.a, { action: 'preview', path: 'old.txt' })).status).toBe(404);
 
-    const onto = await h
+    const onto = await s.h
       .http()
       .patch('/api/files')
-      .set(bearer(a))
+      .set(bearer(s.a))
       .send({ path: 'doc.txt', nextPath: 'new/place.txt' });
     expect(onto.status).toBe(409);
 
-    const del = await h.http().delete('/api/files').query({ path: 'new/place.txt' }).set(bearer(a));
+    const del = await s.h.http().delete('/api/files').query({ path: 'new/place.txt' }).set(bearer(s.a));
     expect(del.status).toBe(200);
     expect(del.body).toMatchObject({
       path: 'new/place.txt',
       deleted: true,
       execution: { type: 'FILE_DELETE' },
     });
-    expect((await list(a, { action: 'preview', path: 'new/place.txt' })).status).toBe(404);
+    expect((await list(s.a, { action: 'preview', path: 'new/place.txt' })).status).toBe(404);
 
-    expect((await h.act(a, del.body.execution.id, 'rollback')).status).toBe(200);
-    expect((await list(a, { action: 'preview', path: 'new/place.txt' })).body.content).toBe('moving');
-    expect((await h.act(a, moved.body.execution.id, 'rollback')).status).toBe(200);
-    expect((await list(a, { action: 'preview', path: 'old.txt' })).body.content).toBe('moving');
+    expect((await s.h.act(s.a, del.body.execution.id, 'rollback')).status).toBe(200);
+    expect((await list(s.a, { action: 'preview', path: 'new/place.txt' })).body.content).toBe('moving');
+    expect((await s.h.act(s.a, moved.body.execution.id, 'rollback')).status).toBe(200);
+    expect((await list(s.a, { action: 'preview', path: 'old.txt' })).body.content).toBe('moving');
   });
 
   it('undoes changes one execution at a time, newest first', async () => {
-    const created = await write(a, { path: 'chain/q3.md', data: 'v1' });
-    const rewritten = await write(a, { path: 'chain/q3.md', data: 'v2' });
-    const renamed = await h
+    const created = await write(s.a, { path: 'chain/q3.md', data: 'v1' });
+    const rewritten = await write(s.a, { path: 'chain/q3.md', data: 'v2' });
+    const renamed = await s.h
       .http()
       .patch('/api/files')
-      .set(bearer(a))
+      .set(bearer(s.a))
       .send({ path: 'chain/q3.md', nextPath: 'chain/q3-final.md' });
     expect(renamed.status).toBe(200);
     const undo = async (execution: { id: string }) =>
-      (await h.act(a, execution.id, 'rollback')).body.rollback;
+      (await s.h.act(s.a, execution.id, 'rollback')).body.rollback;
 
     // Each rollback leaves the path as the previous execution left it (a new version with the
     // same bytes), so the previous execution's rollback still applies.
     expect((await undo(renamed.body.execution)).notUndone).toEqual([]);
-    expect((await list(a, { action: 'preview', path: 'chain/q3.md' })).body.content).toBe('v2');
+    expect((await list(s.a, { action: 'preview', path: 'chain/q3.md' })).body.content).toBe('v2');
     const second = await undo(rewritten.body.execution);
     expect(second.notUndone).toEqual([]);
     expect(second.undone).toEqual([{ step: 0, kind: 'file', target: 'chain/q3.md' }]);
-    expect((await list(a, { action: 'preview', path: 'chain/q3.md' })).body.content).toBe('v1');
+    expect((await list(s.a, { action: 'preview', path: 'chain/q3.md' })).body.content).toBe('v1');
     expect((await undo(created.body.execution)).notUndone).toEqual([]);
-    expect((await list(a, { action: 'preview', path: 'chain/q3.md' })).status).toBe(404);
+    expect((await list(s.a, { action: 'preview', path: 'chain/q3.md' })).status).toBe(404);
 
     // New bytes written since are a change, even when they equal the old ones: not undone.
-    const again = await write(a, { path: 'chain/same.txt', data: 'same' });
-    await write(a, { path: 'chain/same.txt', data: 'same' });
+    const again = await write(s.a, { path: 'chain/same.txt', data: 'same' });
+    await write(s.a, { path: 'chain/same.txt', data: 'same' });
     const refused = await undo(again.body.execution);
     expect(refused.undone).toEqual([]);
     expect(refused.notUndone).toHaveLength(1);
   });
 
   it('applies visibility across two accounts', async () => {
-    await write(a, { path: 'vis/secret.txt', data: 'private' });
-    await write(a, { path: 'vis/open.txt', data: 'hello world', visibility: 'public' });
+    await write(s.a, { path: 'vis/secret.txt', data: 'private' });
+    await write(s.a, { path: 'vis/open.txt', data: 'hello world', visibility: 'public' });
 
-    const mine = await list(a, { prefix: 'vis' });
+    const mine = await list(s.a, { prefix: 'vis' });
     expect(mine.body.entries.map((e: { path: string }) => e.path)).toEqual([
       'vis/open.txt',
       'vis/secret.txt',
     ]);
     expect(mine.body.entries.every((e: { owned: boolean }) => e.owned)).toBe(true);
 
-    const theirs = await list(b, { prefix: 'vis' });
+    const theirs = await list(s.b, { prefix: 'vis' });
     expect(theirs.status).toBe(200);
     expect(theirs.body.entries).toEqual([expect.objectContaining({ path: 'vis/open.txt', owned: false })]);
     expect(JSON.stringify(theirs.body)).not.toMatch(/acc_|agt_/);
 
-    expect((await list(b, { action: 'preview', path: 'vis/open.txt' })).body.content).toBe('hello world');
-    expect((await list(b, { action: 'preview', path: 'vis/secret.txt' })).status).toBe(404);
+    expect((await list(s.b, { action: 'preview', path: 'vis/open.txt' })).body.content).toBe('hello world');
+    expect((await list(s.b, { action: 'preview', path: 'vis/secret.txt' })).status).toBe(404);
     // B's delete works in B's own space: A's public file is not B's.
-    expect((await h.http().delete('/api/files').query({ path: 'vis/open.txt' }).set(bearer(b))).status).toBe(
-      404,
-    );
+    expect(
+      (await s.h.http().delete('/api/files').query({ path: 'vis/open.txt' }).set(bearer(s.b))).status,
+    ).toBe(404);
 
     // Filters: text (substring of the path, any case), visibility.
-    const text = await list(a, { text: 'OPEN' });
+    const text = await list(s.a, { text: 'OPEN' });
     expect(text.body.entries.map((e: { path: string }) => e.path)).toEqual(['vis/open.txt']);
-    const pub = await list(a, { visibility: 'private', prefix: 'vis' });
+    const pub = await list(s.a, { visibility: 'private', prefix: 'vis' });
     expect(pub.body.entries.map((e: { path: string }) => e.path)).toEqual(['vis/secret.txt']);
   });
 
   it('pages with limit and cursor', async () => {
-    for (const n of [1, 2, 3]) await write(a, { path: `page/f${n}.txt`, data: String(n) });
-    const first = await list(a, { prefix: 'page', limit: '2' });
+    for (const n of [1, 2, 3]) await write(s.a, { path: `page/f${n}.txt`, data: String(n) });
+    const first = await list(s.a, { prefix: 'page', limit: '2' });
     expect(first.body.entries).toHaveLength(2);
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    const second = await list(a, { prefix: 'page', limit: '2', cursor: first.body.nextCursor as string });
+    const second = await list(s.a, { prefix: 'page', limit: '2', cursor: first.body.nextCursor as string });
     expect(second.body.entries.map((e: { path: string }) => e.path)).toEqual(['page/f3.txt']);
     expect(second.body.nextCursor).toBeNull();
   });
 
   it('writes in a workspace the caller is a member of, and refuses others', async () => {
-    const res = await write(a, { path: 'ws.txt', data: 'team' });
+    const res = await write(s.a, { path: 'ws.txt', data: 'team' });
     const workspaceId = res.body.execution.workspaceId as string;
-    const inWs = await write(a, { path: 'team/plan.md', data: 'plan', visibility: 'workspace', workspaceId });
+    const inWs = await write(s.a, {
+      path: 'team/plan.md',
+      data: 'plan',
+      visibility: 'workspace',
+      workspaceId,
+    });
     expect(inWs.status).toBe(201);
     expect(inWs.body.execution.workspaceId).toBe(workspaceId);
-    expect((await list(a, { workspaceId, prefix: 'team' })).body.entries).toHaveLength(1);
-    expect((await list(b, { prefix: 'team' })).body.entries).toEqual([]);
-    expect((await write(b, { path: 'x.txt', data: 'x', workspaceId })).status).toBe(404);
+    expect((await list(s.a, { workspaceId, prefix: 'team' })).body.entries).toHaveLength(1);
+    expect((await list(s.b, { prefix: 'team' })).body.entries).toEqual([]);
+    expect((await write(s.b, { path: 'x.txt', data: 'x', workspaceId })).status).toBe(404);
     // workspace visibility without a workspace
-    expect((await write(a, { path: 'y.txt', data: 'y', visibility: 'workspace' })).status).toBe(400);
+    expect((await write(s.a, { path: 'y.txt', data: 'y', visibility: 'workspace' })).status).toBe(400);
   });
 
   it('refuses changes while the workspace is in panic lockdown', async () => {
-    const c = await h.account();
-    expect((await h.http().post('/api/panic').set(bearer(c)).send({})).status).toBe(200);
+    const c = await s.h.account();
+    expect((await s.h.http().post('/api/panic').set(bearer(c)).send({})).status).toBe(200);
     const refused = await write(c, { path: 'locked.txt', data: 'x' });
     expect(refused.status).toBe(403);
     expect((await list(c, { action: 'preview', path: 'locked.txt' })).status).toBe(404);
-    expect((await h.http().delete('/api/panic').set(bearer(c))).status).toBe(200);
+    expect((await s.h.http().delete('/api/panic').set(bearer(c))).status).toBe(200);
     expect((await write(c, { path: 'locked.txt', data: 'x' })).status).toBe(201);
   });
 
   it('takes named tokens with the workspace or project scope, not others', async () => {
     const token = async (name: string, scopes: string[]) => {
-      const res = await h.http().post('/api/bearer-tokens').set(bearer(a)).send({ name, scopes });
+      const res = await s.h.http().post('/api/bearer-tokens').set(bearer(s.a)).send({ name, scopes });
       expect(res.status).toBe(201);
       return res.body.bearerToken as string;
     };
@@ -239,20 +233,20 @@ describe('/api/files', () => {
   });
 
   it('answers 400, 401, 404 and 413', async () => {
-    expect((await write(a, { path: '../etc/passwd', data: 'x' })).status).toBe(400);
-    expect((await write(a, { path: '/abs.txt', data: 'x' })).status).toBe(400);
-    expect((await write(a, { data: 'x' })).status).toBe(400);
-    expect((await write(a, { path: 'a.txt', data: 'x', contentEncoding: 'hex' })).status).toBe(400);
-    expect((await list(a, { action: 'preview' })).status).toBe(400);
-    expect((await list(a, { limit: '0' })).status).toBe(400);
-    expect((await list(a, { cursor: 'nonsense' })).status).toBe(400);
-    expect((await list(a, { action: 'preview', path: 'missing.txt' })).status).toBe(404);
-    expect((await h.http().delete('/api/files').query({ path: 'missing.txt' }).set(bearer(a))).status).toBe(
-      404,
-    );
-    expect((await h.http().delete('/api/files').set(bearer(a))).status).toBe(400);
-    expect((await h.http().get('/api/files')).status).toBe(401);
-    const tooBig = await write(a, { path: 'huge.txt', data: 'x'.repeat(5 * 1024 * 1024 + 1) });
+    expect((await write(s.a, { path: '../etc/passwd', data: 'x' })).status).toBe(400);
+    expect((await write(s.a, { path: '/abs.txt', data: 'x' })).status).toBe(400);
+    expect((await write(s.a, { data: 'x' })).status).toBe(400);
+    expect((await write(s.a, { path: 'a.txt', data: 'x', contentEncoding: 'hex' })).status).toBe(400);
+    expect((await list(s.a, { action: 'preview' })).status).toBe(400);
+    expect((await list(s.a, { limit: '0' })).status).toBe(400);
+    expect((await list(s.a, { cursor: 'nonsense' })).status).toBe(400);
+    expect((await list(s.a, { action: 'preview', path: 'missing.txt' })).status).toBe(404);
+    expect(
+      (await s.h.http().delete('/api/files').query({ path: 'missing.txt' }).set(bearer(s.a))).status,
+    ).toBe(404);
+    expect((await s.h.http().delete('/api/files').set(bearer(s.a))).status).toBe(400);
+    expect((await s.h.http().get('/api/files')).status).toBe(401);
+    const tooBig = await write(s.a, { path: 'huge.txt', data: 'x'.repeat(5 * 1024 * 1024 + 1) });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.code).toBe('PAYLOAD_TOO_LARGE');
   }, 30_000);

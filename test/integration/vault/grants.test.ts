@@ -1,14 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { panicFlagKey, WORKSPACE_PANIC_BROADCAST } from '../../../schemas/messages/tools';
-import {
-  assertNoLeaks,
-  seen,
-  secretValue,
-  startVaultHarness,
-  type Account,
-  type VaultHarness,
-} from './support/vault-harness';
+import { eventually } from '../../support/async';
+import { secretValue, seen, useVaultHarness, type Account } from './support/vault-harness';
 
 /**
  * Runtime grants end to end on one runtime (in-process transport): `POST /api/vault/access`,
@@ -17,12 +11,12 @@ import {
  * the audit log, credentials against user tokens, and tenant isolation. No value may leak.
  */
 
-let h: VaultHarness;
 let a: Account;
 let b: Account;
 let runtimeA: string;
 let runtimeB: string;
 const values: string[] = [];
+const s = useVaultHarness(values, { vault: { sweepIntervalMs: 100 } });
 
 const bearer = (value: string) => `Bearer ${value}`;
 
@@ -34,17 +28,17 @@ async function secret(
 ): Promise<{ id: string; value: string }> {
   const value = secretValue(name);
   values.push(value);
-  const res = await h.api.post('/api/vault', owner.auth, { name, value });
+  const res = await s.h.api.post('/api/vault', owner.auth, { name, value });
   expect(res.status).toBe(201);
   const id = res.body.secret.id as string;
-  expect((await h.api.post('/api/vault/assignments', owner.auth, { secretId: id, ...subject })).status).toBe(
-    201,
-  );
+  expect(
+    (await s.h.api.post('/api/vault/assignments', owner.auth, { secretId: id, ...subject })).status,
+  ).toBe(201);
   return { id, value };
 }
 
 const access = (owner: Account, name: string, extra: Record<string, unknown> = {}, auth = owner.auth) =>
-  h.api.post('/api/vault/access', auth, {
+  s.h.api.post('/api/vault/access', auth, {
     action: 'runtime',
     workspaceId: owner.workspaceId,
     secretName: name,
@@ -60,17 +54,17 @@ async function grantId(owner: Account, name: string, extra: Record<string, unkno
 }
 
 const consume = (credential: string, grantId: string, action?: 'cleanup') =>
-  h.api.consume(bearer(credential), { grantId, ...(action ? { action } : {}) });
+  s.h.api.consume(bearer(credential), { grantId, ...(action ? { action } : {}) });
 
 const grantDoc = (id: string) =>
-  h.runtime.documents.db
+  s.h.runtime.documents.db
     .collection<{ _id: string; status: string; revokedReason?: string }>('vault_grants')
     .findOne({ _id: id });
 
 /** A second workspace owned by `owner` (there is no route for workspaces yet). */
 async function addWorkspace(owner: Account): Promise<string> {
   const id = `ws_${randomBytes(12).toString('hex')}`;
-  await h.runtime.documents.db.collection<{ _id: string }>('workspaces').insertOne({
+  await s.h.runtime.documents.db.collection<{ _id: string }>('workspaces').insertOne({
     _id: id,
     ownerAccountId: owner.accountId,
     name: 'Another workspace',
@@ -82,30 +76,10 @@ async function addWorkspace(owner: Account): Promise<string> {
   return id;
 }
 
-async function eventually<T>(
-  check: () => Promise<T | false | null | undefined>,
-  timeoutMs = 8000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 beforeAll(async () => {
-  h = await startVaultHarness({ vault: { sweepIntervalMs: 100 } });
-  [a, b] = [await h.account(), await h.account()];
-  [runtimeA, runtimeB] = [await h.credential(a), await h.credential(b)];
+  [a, b] = [await s.h.account(), await s.h.account()];
+  [runtimeA, runtimeB] = [await s.h.credential(a), await s.h.credential(b)];
 }, 60_000);
-
-afterAll(async () => {
-  await h?.stop();
-  if (h) assertNoLeaks(values, [h.logs.text()], [h.dir]);
-  h?.cleanup();
-});
 
 describe('access', () => {
   beforeAll(async () => {
@@ -113,7 +87,7 @@ describe('access', () => {
   });
 
   it('grants an assigned, active secret: {granted, grant: {id, name, status, expiresAt}} (5 min default)', async () => {
-    const before = h.clock.now().getTime();
+    const before = s.h.clock.now().getTime();
     const res = await access(a, 'SEARCH_API_KEY');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -147,7 +121,7 @@ describe('access', () => {
     for (const ttlSeconds of [30, 900]) {
       const res = await access(a, 'SEARCH_API_KEY', { ttlSeconds });
       expect(res.status).toBe(200);
-      const left = new Date(res.body.grant.expiresAt as string).getTime() - h.clock.now().getTime();
+      const left = new Date(res.body.grant.expiresAt as string).getTime() - s.h.clock.now().getTime();
       expect(Math.abs(left - ttlSeconds * 1000)).toBeLessThan(2000);
     }
   });
@@ -176,11 +150,11 @@ describe('access', () => {
 
   it('refuses a disabled secret, and grants again once enabled', async () => {
     const { id } = await secret(a, 'TOGGLED_KEY');
-    await h.api.patch('/api/vault', a.auth, { secretId: id, action: 'disable' });
+    await s.h.api.patch('/api/vault', a.auth, { secretId: id, action: 'disable' });
     const refused = await access(a, 'TOGGLED_KEY');
     expect(refused.status).toBe(403);
     expect(refused.body.reason).toBe('secret_disabled');
-    await h.api.patch('/api/vault', a.auth, { secretId: id, action: 'enable' });
+    await s.h.api.patch('/api/vault', a.auth, { secretId: id, action: 'enable' });
     expect((await access(a, 'TOGGLED_KEY')).status).toBe(200);
   });
 
@@ -192,7 +166,7 @@ describe('access', () => {
     expect(missing.body).toMatchObject({ reason: 'app_permission_missing', granted: false });
     expect(missing.body.error).toContain('secrets:CRM_TOKEN');
 
-    const installations = h.runtime.documents.db.collection<{ _id: string }>('app_installations');
+    const installations = s.h.runtime.documents.db.collection<{ _id: string }>('app_installations');
     await installations.insertOne({
       _id: 'inst-1',
       accountId: a.accountId,
@@ -220,28 +194,28 @@ describe('access', () => {
   });
 
   it('a workspace in panic lockdown gets no grant', async () => {
-    await h.runtime.cache.set(panicFlagKey(a.workspaceId), '1', { ttlMs: 60_000 });
+    await s.h.runtime.cache.set(panicFlagKey(a.workspaceId), '1', { ttlMs: 60_000 });
     const res = await access(a, 'SEARCH_API_KEY');
     expect(res.status).toBe(403);
     expect(res.body.reason).toBe('workspace_panic');
-    await h.runtime.cache.delete(panicFlagKey(a.workspaceId));
+    await s.h.runtime.cache.delete(panicFlagKey(a.workspaceId));
     expect((await access(a, 'SEARCH_API_KEY')).status).toBe(200);
   });
 
   it('who may ask: the account, its agents, a token scoped app; not a token scoped elsewhere', async () => {
-    const agent = await h.api.post('/api/agents', a.auth, {
+    const agent = await s.h.api.post('/api/agents', a.auth, {
       name: `Runner ${randomBytes(3).toString('hex')}`,
     });
     expect(agent.status).toBe(201);
     expect((await access(a, 'SEARCH_API_KEY', {}, bearer(agent.body.apiKey as string))).status).toBe(200);
-    const appScoped = await h.api.post('/api/bearer-tokens', a.auth, { name: 'apps', scopes: ['app'] });
+    const appScoped = await s.h.api.post('/api/bearer-tokens', a.auth, { name: 'apps', scopes: ['app'] });
     expect((await access(a, 'SEARCH_API_KEY', {}, bearer(appScoped.body.bearerToken as string))).status).toBe(
       200,
     );
-    const wf = await h.api.post('/api/bearer-tokens', a.auth, { name: 'wf', scopes: ['workflow'] });
+    const wf = await s.h.api.post('/api/bearer-tokens', a.auth, { name: 'wf', scopes: ['workflow'] });
     expect((await access(a, 'SEARCH_API_KEY', {}, bearer(wf.body.bearerToken as string))).status).toBe(403);
     expect((await access(a, 'SEARCH_API_KEY', {}, '')).status).toBe(401);
-    const registered = await h.api.post('/register', undefined, {
+    const registered = await s.h.api.post('/register', undefined, {
       name: `Loner ${randomBytes(3).toString('hex')}`,
     });
     expect((await access(a, 'SEARCH_API_KEY', {}, bearer(registered.body.token as string))).status).toBe(403);
@@ -277,7 +251,7 @@ describe('consume', () => {
     expect(winners[0].body.secret.value).toBe(value);
     expect(answers.filter((r) => r.status === 403)).toHaveLength(99);
     expect(answers.filter((r) => r.text.includes(value))).toHaveLength(1);
-    const consumed = await h.api.get('/api/vault/audit?event=consumed', a.auth);
+    const consumed = await s.h.api.get('/api/vault/audit?event=consumed', a.auth);
     expect(consumed.body.entries.filter((e: { grantId: string }) => e.grantId === id)).toHaveLength(1);
   });
 
@@ -298,7 +272,7 @@ describe('consume', () => {
     const before = await grantId(a, 'ROTATING_KEY');
     const next = secretValue('ROTATED');
     values.push(next);
-    await h.api.patch('/api/vault', a.auth, { secretId, action: 'rotate', value: next });
+    await s.h.api.patch('/api/vault', a.auth, { secretId, action: 'rotate', value: next });
     expect((await consume(runtimeA, before)).body.secret.value).toBe(next);
     expect((await consume(runtimeA, await grantId(a, 'ROTATING_KEY'))).body.secret.value).toBe(next);
   });
@@ -306,23 +280,23 @@ describe('consume', () => {
   it('disabling or deleting a secret, or removing the assignment, revokes its active grants', async () => {
     const { id: secretId } = await secret(a, 'REVOKED_BY_OWNER');
     const g1 = await grantId(a, 'REVOKED_BY_OWNER');
-    await h.api.patch('/api/vault', a.auth, { secretId, action: 'disable' });
+    await s.h.api.patch('/api/vault', a.auth, { secretId, action: 'disable' });
     expect((await consume(runtimeA, g1)).body.reason).toBe('grant_revoked');
     expect(await grantDoc(g1)).toMatchObject({ status: 'revoked', revokedReason: 'secret_disabled' });
-    await h.api.patch('/api/vault', a.auth, { secretId, action: 'enable' });
+    await s.h.api.patch('/api/vault', a.auth, { secretId, action: 'enable' });
     const g2 = await grantId(a, 'REVOKED_BY_OWNER');
-    await h.api.del(
+    await s.h.api.del(
       `/api/vault/assignments?secretId=${secretId}&subjectType=skill&subjectId=web-search`,
       a.auth,
     );
     expect(await grantDoc(g2)).toMatchObject({ status: 'revoked', revokedReason: 'unassigned' });
-    await h.api.post('/api/vault/assignments', a.auth, {
+    await s.h.api.post('/api/vault/assignments', a.auth, {
       secretId,
       subjectType: 'skill',
       subjectId: 'web-search',
     });
     const g3 = await grantId(a, 'REVOKED_BY_OWNER');
-    await h.api.del(`/api/vault?secretId=${secretId}`, a.auth);
+    await s.h.api.del(`/api/vault?secretId=${secretId}`, a.auth);
     expect((await consume(runtimeA, g3)).status).toBe(403);
     expect(await grantDoc(g3)).toMatchObject({ status: 'revoked', revokedReason: 'secret_deleted' });
   });
@@ -331,19 +305,19 @@ describe('consume', () => {
     const refusedLater = await grantId(a, 'DB_PASSWORD', { ttlSeconds: 30 });
     const sweptLater = await grantId(a, 'DB_PASSWORD', { ttlSeconds: 30 });
     const stillValid = await grantId(a, 'DB_PASSWORD', { ttlSeconds: 120 });
-    h.clock.advance(31_000);
+    s.h.clock.advance(31_000);
     const res = await consume(runtimeA, refusedLater);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ reason: 'grant_expired', error: 'Grant expired: request a new grant' });
-    await eventually(async () => (await grantDoc(sweptLater))?.status === 'expired');
+    await eventually(async () => (await grantDoc(sweptLater))?.status === 'expired', 8000);
     expect((await consume(runtimeA, sweptLater)).body.reason).toBe('grant_expired');
     expect((await consume(runtimeA, stillValid)).status).toBe(200);
-    const expired = await h.api.get('/api/vault/audit?event=expired', a.auth);
+    const expired = await s.h.api.get('/api/vault/audit?event=expired', a.auth);
     const ids = expired.body.entries.map((e: { grantId: string }) => e.grantId);
     expect(ids).toEqual(expect.arrayContaining([refusedLater, sweptLater]));
     expect(expired.body.entries[0].actor).toEqual({ kind: 'system', ref: 'expiry' });
     // The TTL index removes finished grants a grace period after their expiry.
-    const indexes = await h.runtime.documents.db.collection('vault_grants').indexes();
+    const indexes = await s.h.runtime.documents.db.collection('vault_grants').indexes();
     expect(indexes.find((i) => i.name === 'expires_ttl')).toMatchObject({ expireAfterSeconds: 86400 });
   });
 
@@ -354,20 +328,20 @@ describe('consume', () => {
     const consumedBefore = await grantId(a, 'DB_PASSWORD');
     expect((await consume(runtimeA, consumedBefore)).status).toBe(200);
     // Lifting a panic (active: false) and a session's panic revoke nothing.
-    await h.runtime.system.broadcast(WORKSPACE_PANIC_BROADCAST, {
+    await s.h.runtime.system.broadcast(WORKSPACE_PANIC_BROADCAST, {
       workspaceId: a.workspaceId,
       active: false,
     });
-    await h.runtime.system.broadcast(WORKSPACE_PANIC_BROADCAST, {
+    await s.h.runtime.system.broadcast(WORKSPACE_PANIC_BROADCAST, {
       workspaceId: a.workspaceId,
       sessionId: 's1',
     });
     await new Promise((r) => setTimeout(r, 100));
     expect((await grantDoc(inA[0]))?.status).toBe('active');
 
-    await h.runtime.system.broadcast(WORKSPACE_PANIC_BROADCAST, { workspaceId: a.workspaceId });
+    await s.h.runtime.system.broadcast(WORKSPACE_PANIC_BROADCAST, { workspaceId: a.workspaceId });
     for (const id of inA) {
-      await eventually(async () => (await grantDoc(id))?.status === 'revoked');
+      await eventually(async () => (await grantDoc(id))?.status === 'revoked', 8000);
       expect(await grantDoc(id)).toMatchObject({ revokedReason: 'panic' });
       expect((await consume(runtimeA, id)).body.reason).toBe('grant_revoked');
     }
@@ -375,11 +349,11 @@ describe('consume', () => {
     expect((await consume(runtimeB, inB)).status).toBe(200);
     // The audit entries follow the bulk revocation (written after it): wait for them too.
     const byPanic = await eventually(async () => {
-      const revoked = await h.api.get('/api/vault/audit?event=revoked', a.auth);
+      const revoked = await s.h.api.get('/api/vault/audit?event=revoked', a.auth);
       const entries = revoked.body.entries.filter((e: { reason?: string }) => e.reason === 'panic');
       const ids = new Set(entries.map((e: { grantId: string }) => e.grantId));
       return inA.every((id) => ids.has(id)) ? entries : false;
-    });
+    }, 8000);
     // Every grant still active in the workspace (earlier tests left some): these two among them.
     const ids = byPanic.map((e: { grantId: string }) => e.grantId);
     expect(ids).toEqual(expect.arrayContaining(inA));
@@ -387,7 +361,7 @@ describe('consume', () => {
     expect(ids).not.toContain(consumedBefore);
     expect(new Set(ids).size).toBe(ids.length);
     expect(byPanic[0].actor).toEqual({ kind: 'system', ref: 'panic' });
-    const stillActive = await h.runtime.documents.db
+    const stillActive = await s.h.runtime.documents.db
       .collection('vault_grants')
       .countDocuments({ workspaceId: a.workspaceId, status: 'active' });
     expect(stillActive).toBe(0);
@@ -396,7 +370,7 @@ describe('consume', () => {
 
 describe('runtime credentials', () => {
   it('mints (201): revealed once, stored as a hash; listed masked; needs access_sdk', async () => {
-    const res = await h.api.post('/api/sdk/credentials', a.auth, { name: 'kernel-1' });
+    const res = await s.h.api.post('/api/sdk/credentials', a.auth, { name: 'kernel-1' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       credential: {
@@ -416,32 +390,32 @@ describe('runtime credentials', () => {
     const value = res.body.value as string;
     values.push(value);
     expect(value.startsWith(`sdk_${(res.body.credential.id as string).slice(4)}_`)).toBe(true);
-    const doc = await h.runtime.documents.db
+    const doc = await s.h.runtime.documents.db
       .collection('sdk_credentials')
       .findOne({ _id: res.body.credential.id });
     expect(JSON.stringify(doc)).not.toContain(value.slice(29));
-    const list = await h.api.get('/api/sdk/credentials', a.auth);
+    const list = await s.h.api.get('/api/sdk/credentials', a.auth);
     expect(list.body.credentials.map((c: { name: string }) => c.name)).toContain('kernel-1');
     expect(list.text).not.toContain(value);
-    expect((await h.api.post('/api/sdk/credentials', a.auth, { name: 'KERNEL-1' })).status).toBe(409);
+    expect((await s.h.api.post('/api/sdk/credentials', a.auth, { name: 'KERNEL-1' })).status).toBe(409);
 
-    const retail = await h.account('retail_pro');
-    const refused = await h.api.post('/api/sdk/credentials', retail.auth, { name: 'nope' });
+    const retail = await s.h.account('retail_pro');
+    const refused = await s.h.api.post('/api/sdk/credentials', retail.auth, { name: 'nope' });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('Plan capability required: access_sdk');
   });
 
   it('validates: past expiresAt, unknown scope, foreign workspace', async () => {
-    const past = await h.api.post('/api/sdk/credentials', a.auth, {
+    const past = await s.h.api.post('/api/sdk/credentials', a.auth, {
       name: 'old',
       expiresAt: '2001-01-01T00:00:00Z',
     });
     expect(past.status).toBe(400);
     expect(
-      (await h.api.post('/api/sdk/credentials', a.auth, { name: 's', scopes: ['vault:read'] })).status,
+      (await s.h.api.post('/api/sdk/credentials', a.auth, { name: 's', scopes: ['vault:read'] })).status,
     ).toBe(400);
-    expect((await h.api.post('/api/sdk/credentials', a.auth, { name: 's', scopes: [] })).status).toBe(400);
-    const foreign = await h.api.post('/api/sdk/credentials', a.auth, {
+    expect((await s.h.api.post('/api/sdk/credentials', a.auth, { name: 's', scopes: [] })).status).toBe(400);
+    const foreign = await s.h.api.post('/api/sdk/credentials', a.auth, {
       name: 'w',
       workspaceId: b.workspaceId,
     });
@@ -451,10 +425,10 @@ describe('runtime credentials', () => {
   it('the consume route takes runtime credentials only: user tokens and sessions are 401', async () => {
     await secret(a, 'ONLY_RUNTIME');
     const id = await grantId(a, 'ONLY_RUNTIME');
-    const agent = await h.api.post('/api/agents', a.auth, {
+    const agent = await s.h.api.post('/api/agents', a.auth, {
       name: `Agent ${randomBytes(3).toString('hex')}`,
     });
-    const named = await h.api.post('/api/bearer-tokens', a.auth, {
+    const named = await s.h.api.post('/api/bearer-tokens', a.auth, {
       name: `n-${randomBytes(3).toString('hex')}`,
     });
     for (const auth of [
@@ -467,12 +441,12 @@ describe('runtime credentials', () => {
       bearer(`${runtimeA.slice(0, -4)}beef`),
       bearer('sdk_short'),
     ]) {
-      const res = await h.api.consume(auth, { grantId: id });
+      const res = await s.h.api.consume(auth, { grantId: id });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('UNAUTHORIZED');
     }
     // A browser session (cookie) is not a runtime credential either.
-    const browser = request.agent(h.runtime.http!.url);
+    const browser = request.agent(s.h.runtime.http!.url);
     await browser.post('/api/signup').send({
       email: `cookie-${randomBytes(4).toString('hex')}@example.com`,
       password: 'correct horse battery',
@@ -487,8 +461,8 @@ describe('runtime credentials', () => {
   });
 
   it('validation, unknown grants (404) and another account’s grant (404)', async () => {
-    expect((await h.api.consume(bearer(runtimeA), {})).status).toBe(400);
-    expect((await h.api.consume(bearer(runtimeA), { grantId: 'x', action: 'peek' })).status).toBe(400);
+    expect((await s.h.api.consume(bearer(runtimeA), {})).status).toBe(400);
+    expect((await s.h.api.consume(bearer(runtimeA), { grantId: 'x', action: 'peek' })).status).toBe(400);
     expect((await consume(runtimeA, 'vgr_nope')).status).toBe(404);
     expect((await consume(runtimeA, `vgr_${'0'.repeat(32)}`)).status).toBe(404);
     const id = await grantId(a, 'ONLY_RUNTIME');
@@ -499,7 +473,7 @@ describe('runtime credentials', () => {
   });
 
   it('scopes and workspace restrictions of a credential apply', async () => {
-    const cleanupOnly = await h.credential(a, { scopes: ['vault:cleanup'] });
+    const cleanupOnly = await s.h.credential(a, { scopes: ['vault:cleanup'] });
     values.push(cleanupOnly);
     const id = await grantId(a, 'ONLY_RUNTIME');
     const refused = await consume(cleanupOnly, id);
@@ -508,50 +482,50 @@ describe('runtime credentials', () => {
     expect((await consume(cleanupOnly, id, 'cleanup')).body.grant.status).toBe('revoked');
 
     const second = await addWorkspace(a);
-    const elsewhere = await h.credential(a, { workspaceId: second });
+    const elsewhere = await s.h.credential(a, { workspaceId: second });
     values.push(elsewhere);
     const g = await grantId(a, 'ONLY_RUNTIME');
     expect((await consume(elsewhere, g)).status).toBe(403);
-    const pinned = await h.credential(a, { workspaceId: a.workspaceId });
+    const pinned = await s.h.credential(a, { workspaceId: a.workspaceId });
     values.push(pinned);
     expect((await consume(pinned, g)).status).toBe(200);
   });
 
   it('revoked, expired, and downgraded-plan credentials stop working', async () => {
-    const created = await h.api.post('/api/sdk/credentials', a.auth, { name: 'short-lived' });
+    const created = await s.h.api.post('/api/sdk/credentials', a.auth, { name: 'short-lived' });
     const value = created.body.value as string;
     values.push(value);
     const credentialId = created.body.credential.id as string;
     expect((await consume(value, await grantId(a, 'ONLY_RUNTIME'))).status).toBe(200);
-    const listed = await h.api.get('/api/sdk/credentials', a.auth);
+    const listed = await s.h.api.get('/api/sdk/credentials', a.auth);
     const used = listed.body.credentials.find((c: { id: string }) => c.id === credentialId);
     expect(used.lastUsedAt).toEqual(expect.any(String));
-    const revoked = await h.api.del(`/api/sdk/credentials?credentialId=${credentialId}`, a.auth);
+    const revoked = await s.h.api.del(`/api/sdk/credentials?credentialId=${credentialId}`, a.auth);
     expect(revoked.body).toEqual({
       revoked: true,
       credential: expect.objectContaining({ status: 'revoked' }),
     });
-    expect((await h.api.del(`/api/sdk/credentials?credentialId=${credentialId}`, a.auth)).status).toBe(200);
-    expect((await h.api.del(`/api/sdk/credentials?credentialId=${credentialId}`, b.auth)).status).toBe(404);
+    expect((await s.h.api.del(`/api/sdk/credentials?credentialId=${credentialId}`, a.auth)).status).toBe(200);
+    expect((await s.h.api.del(`/api/sdk/credentials?credentialId=${credentialId}`, b.auth)).status).toBe(404);
     const afterRevoke = await consume(value, await grantId(a, 'ONLY_RUNTIME'));
     expect(afterRevoke.status).toBe(401);
     expect(afterRevoke.body.error).toBe('Runtime credential revoked');
 
-    const expiring = await h.credential(a, {
-      expiresAt: new Date(h.clock.now().getTime() + 60_000).toISOString(),
+    const expiring = await s.h.credential(a, {
+      expiresAt: new Date(s.h.clock.now().getTime() + 60_000).toISOString(),
     });
     values.push(expiring);
-    h.clock.advance(61_000);
+    s.h.clock.advance(61_000);
     const expired = await consume(expiring, await grantId(a, 'ONLY_RUNTIME'));
     expect(expired.status).toBe(401);
     expect(expired.body.error).toBe('Runtime credential expired');
 
-    const c = await h.account();
-    const cCredential = await h.credential(c);
+    const c = await s.h.account();
+    const cCredential = await s.h.credential(c);
     values.push(cCredential);
     await secret(c, 'ONLY_RUNTIME');
     const g = await grantId(c, 'ONLY_RUNTIME');
-    await h.api.post('/api/plans/transition', c.auth, { newPlan: 'retail_pro' });
+    await s.h.api.post('/api/plans/transition', c.auth, { newPlan: 'retail_pro' });
     const downgraded = await consume(cCredential, g);
     expect(downgraded.status).toBe(403);
     expect(downgraded.body.error).toBe('Plan capability required: access_sdk');
@@ -560,12 +534,12 @@ describe('runtime credentials', () => {
 
 describe('audit of runtime events', () => {
   it('records granted, denied, consumed, cleaned with who did it (public references only)', async () => {
-    const c = await h.account();
-    const credentialRes = await h.api.post('/api/sdk/credentials', c.auth, { name: 'auditor' });
+    const c = await s.h.account();
+    const credentialRes = await s.h.api.post('/api/sdk/credentials', c.auth, { name: 'auditor' });
     const credential = credentialRes.body.value as string;
     values.push(credential);
     await secret(c, 'AUDITED_KEY');
-    const agent = await h.api.post('/api/agents', c.auth, {
+    const agent = await s.h.api.post('/api/agents', c.auth, {
       name: `Auditee ${randomBytes(3).toString('hex')}`,
     });
     const g1 = await access(c, 'AUDITED_KEY', {}, bearer(agent.body.apiKey as string));
@@ -576,7 +550,7 @@ describe('audit of runtime events', () => {
     await consume(credential, g2, 'cleanup');
     await access(c, 'AUDITED_KEY', { subjectId: 'stranger' });
 
-    const res = await h.api.get('/api/vault/audit', c.auth);
+    const res = await s.h.api.get('/api/vault/audit', c.auth);
     const runtimeEvents = res.body.entries.filter(
       (e: { event: string }) => !['created', 'assigned'].includes(e.event),
     );
@@ -603,7 +577,7 @@ describe('audit of runtime events', () => {
     expect(cleaned).toMatchObject({ grantId: g2, actor: runtimeRef });
     expect(deniedAccess).toMatchObject({ subjectId: 'stranger', actor: { kind: 'account', via: 'bearer' } });
     expect(res.text).not.toMatch(/acc_[0-9a-f]{24}|agt_/);
-    const onlyWs = await h.api.get(`/api/vault/audit?workspaceId=${c.workspaceId}&event=granted`, c.auth);
+    const onlyWs = await s.h.api.get(`/api/vault/audit?workspaceId=${c.workspaceId}&event=granted`, c.auth);
     expect(onlyWs.body.entries).toHaveLength(2);
   });
 });

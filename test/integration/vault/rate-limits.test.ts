@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import {
-  assertNoLeaks,
-  secretValue,
-  startVaultHarness,
-  type Account,
-  type VaultHarness,
-} from './support/vault-harness';
+import { secretValue, useVaultHarness, type Account } from './support/vault-harness';
 
 /**
  * Rate limits of the vault's runtime routes (docs/vault.md, "Rate limits"): `POST
@@ -15,19 +9,10 @@ import {
  * `Retry-After`; a forged credential never spends a real one's budget.
  */
 describe('vault rate limits', () => {
-  let h: VaultHarness;
   const values: string[] = [];
   const LIMIT = 3;
-
-  beforeAll(async () => {
-    h = await startVaultHarness({
-      env: { VAULT_ACCESS_PER_MINUTE: String(LIMIT), VAULT_CONSUME_PER_MINUTE: String(LIMIT) },
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await h?.stop();
-    if (h) assertNoLeaks(values, [h.logs.text()], [h.dir]);
-    h?.cleanup();
+  const s = useVaultHarness(values, {
+    env: { VAULT_ACCESS_PER_MINUTE: String(LIMIT), VAULT_CONSUME_PER_MINUTE: String(LIMIT) },
   });
 
   const accessBody = (owner: Account) => ({
@@ -47,49 +32,49 @@ describe('vault rate limits', () => {
   };
 
   it('limits runtime-grant requests per account; its agents share the budget, other accounts do not', async () => {
-    const a = await h.account();
-    const b = await h.account();
+    const a = await s.h.account();
+    const b = await s.h.account();
     const value = secretValue('LIMITED');
     values.push(value);
-    const created = await h.api.post('/api/vault', a.auth, { name: 'LIMITED_KEY', value });
+    const created = await s.h.api.post('/api/vault', a.auth, { name: 'LIMITED_KEY', value });
     expect(created.status).toBe(201);
-    const assigned = await h.api.post('/api/vault/assignments', a.auth, {
+    const assigned = await s.h.api.post('/api/vault/assignments', a.auth, {
       secretId: created.body.secret.id,
       subjectType: 'skill',
       subjectId: 'limited-skill',
     });
     expect(assigned.status).toBe(201);
-    const agent = await h.api.post('/api/agents', a.auth, { name: 'limited-bot' });
+    const agent = await s.h.api.post('/api/agents', a.auth, { name: 'limited-bot' });
     expect(agent.status).toBe(201);
     const agentAuth = `Bearer ${agent.body.apiKey as string}`;
 
     // Two grants as the account, one as its agent: the budget of 3 is spent.
-    expect((await h.grant(a, accessBody(a))).status).toBe(200);
-    expect((await h.grant(a, accessBody(a))).status).toBe(200);
-    expect((await h.api.post('/api/vault/access', agentAuth, accessBody(a))).status).toBe(200);
-    expect429(await h.grant(a, accessBody(a)));
-    expect429(await h.api.post('/api/vault/access', agentAuth, accessBody(a)));
+    expect((await s.h.grant(a, accessBody(a))).status).toBe(200);
+    expect((await s.h.grant(a, accessBody(a))).status).toBe(200);
+    expect((await s.h.api.post('/api/vault/access', agentAuth, accessBody(a))).status).toBe(200);
+    expect429(await s.h.grant(a, accessBody(a)));
+    expect429(await s.h.api.post('/api/vault/access', agentAuth, accessBody(a)));
     // Another account is not affected (its refusal is its own 403, not a 429).
-    const other = await h.grant(b, accessBody(b));
+    const other = await s.h.grant(b, accessBody(b));
     expect(other.status).toBe(403);
     expect(other.body.reason).toBe('secret_not_found');
   });
 
   it('limits consume per runtime credential; a forged credential does not spend it', async () => {
-    const owner = await h.account();
+    const owner = await s.h.account();
     const [one, two, three] = [
-      await h.credential(owner),
-      await h.credential(owner),
-      await h.credential(owner),
+      await s.h.credential(owner),
+      await s.h.credential(owner),
+      await s.h.credential(owner),
     ];
     const unknownGrant = () => `vgr_${randomBytes(16).toString('hex')}`;
     const consume = (credential: string) =>
-      h.api.consume(`Bearer ${credential}`, { grantId: unknownGrant() });
+      s.h.api.consume(`Bearer ${credential}`, { grantId: unknownGrant() });
 
     // Counted whatever the outcome (here 404: no such grant).
     for (let i = 0; i < LIMIT; i++) expect((await consume(one)).status).toBe(404);
     expect429(await consume(one));
-    expect429(await h.api.consume(`Bearer ${one}`, { grantId: unknownGrant(), action: 'cleanup' }));
+    expect429(await s.h.api.consume(`Bearer ${one}`, { grantId: unknownGrant(), action: 'cleanup' }));
     // Another credential of the same account has its own budget.
     expect((await consume(two)).status).toBe(404);
 

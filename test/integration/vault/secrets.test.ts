@@ -1,10 +1,4 @@
-import {
-  assertNoLeaks,
-  secretValue,
-  startVaultHarness,
-  type Account,
-  type VaultHarness,
-} from './support/vault-harness';
+import { secretValue, useVaultHarness, type Account } from './support/vault-harness';
 
 /**
  * Secrets and assignments through the HTTP API of a runtime from `startRuntime`: creation,
@@ -12,11 +6,11 @@ import {
  * isolation, the management events of the audit log, and that no value ever leaves.
  */
 
-let h: VaultHarness;
 let a: Account;
 let b: Account;
 /** Every value given to the vault in this file: none may appear anywhere but a consume. */
 const values: string[] = [];
+const s = useVaultHarness(values);
 
 const value = (label: string) => {
   const v = secretValue(label);
@@ -24,18 +18,12 @@ const value = (label: string) => {
   return v;
 };
 
-const create = (owner: Account, body: Record<string, unknown>) => h.api.post('/api/vault', owner.auth, body);
+const create = (owner: Account, body: Record<string, unknown>) =>
+  s.h.api.post('/api/vault', owner.auth, body);
 
 beforeAll(async () => {
-  h = await startVaultHarness();
-  [a, b] = [await h.account(), await h.account()];
+  [a, b] = [await s.h.account(), await s.h.account()];
 }, 60_000);
-
-afterAll(async () => {
-  await h?.stop();
-  if (h) assertNoLeaks(values, [h.logs.text()], [h.dir]);
-  h?.cleanup();
-});
 
 describe('secrets', () => {
   it('creates a secret (201): masked, value version 1, in the default workspace; the value is stored sealed', async () => {
@@ -54,7 +42,9 @@ describe('secrets', () => {
         updatedAt: expect.any(String),
       },
     });
-    const doc = await h.runtime.documents.db.collection('vault_secrets').findOne({ _id: res.body.secret.id });
+    const doc = await s.h.runtime.documents.db
+      .collection('vault_secrets')
+      .findOne({ _id: res.body.secret.id });
     expect(doc).toMatchObject({
       accountId: a.accountId,
       valueVersion: 1,
@@ -71,19 +61,19 @@ describe('secrets', () => {
 
   it('lists the account’s secrets, by workspace and by a part of the name (case-insensitive)', async () => {
     await create(a, { name: 'GITHUB_TOKEN', value: value('GH') });
-    const all = await h.api.get('/api/vault', a.auth);
+    const all = await s.h.api.get('/api/vault', a.auth);
     expect(all.status).toBe(200);
     expect(all.body.secrets.map((s: { name: string }) => s.name)).toEqual(
       expect.arrayContaining(['OPENAI_API_KEY', 'GITHUB_TOKEN', 'SHORT_ONE']),
     );
-    const found = await h.api.get('/api/vault?search=github', a.auth);
+    const found = await s.h.api.get('/api/vault?search=github', a.auth);
     expect(found.body.secrets.map((s: { name: string }) => s.name)).toEqual(['GITHUB_TOKEN']);
-    const inWs = await h.api.get(`/api/vault?workspaceId=${a.workspaceId}&search=_`, a.auth);
+    const inWs = await s.h.api.get(`/api/vault?workspaceId=${a.workspaceId}&search=_`, a.auth);
     expect(inWs.body.secrets.length).toBeGreaterThanOrEqual(3);
-    const otherWs = await h.api.get('/api/vault?workspaceId=ws_other', a.auth);
+    const otherWs = await s.h.api.get('/api/vault?workspaceId=ws_other', a.auth);
     expect(otherWs.body).toEqual({ secrets: [] });
     // Regex characters in `search` are literal.
-    expect((await h.api.get('/api/vault?search=.*', a.auth)).body).toEqual({ secrets: [] });
+    expect((await s.h.api.get('/api/vault?search=.*', a.auth)).body).toEqual({ secrets: [] });
   });
 
   it.each([
@@ -126,7 +116,7 @@ describe('secrets', () => {
     // Multi-byte characters count in bytes.
     const wide = await create(a, { name: 'TOO_WIDE', value: 'é'.repeat(32 * 1024 + 1) });
     expect(wide.status).toBe(413);
-    const rotate = await h.api.patch('/api/vault', a.auth, {
+    const rotate = await s.h.api.patch('/api/vault', a.auth, {
       secretId: ok.body.secret.id,
       action: 'rotate',
       value: big.slice(0, 64 * 1024 + 1),
@@ -153,7 +143,7 @@ describe('secrets', () => {
     const created = await create(a, { name: 'ROTATE_ME', value: value('OLD') });
     const id = created.body.secret.id as string;
     const v2 = value('NEW');
-    const res = await h.api.patch('/api/vault', a.auth, { secretId: id, action: 'rotate', value: v2 });
+    const res = await s.h.api.patch('/api/vault', a.auth, { secretId: id, action: 'rotate', value: v2 });
     expect(res.status).toBe(200);
     expect(res.body.secret).toMatchObject({
       id,
@@ -161,16 +151,16 @@ describe('secrets', () => {
       maskedValue: `••••${v2.slice(-2)}`,
       status: 'active',
     });
-    const noValue = await h.api.patch('/api/vault', a.auth, { secretId: id, action: 'rotate' });
+    const noValue = await s.h.api.patch('/api/vault', a.auth, { secretId: id, action: 'rotate' });
     expect(noValue.status).toBe(400);
     expect(noValue.body.details).toEqual([expect.objectContaining({ path: 'value' })]);
-    const extra = await h.api.patch('/api/vault', a.auth, {
+    const extra = await s.h.api.patch('/api/vault', a.auth, {
       secretId: id,
       action: 'disable',
       value: value('X'),
     });
     expect(extra.status).toBe(400);
-    const badAction = await h.api.patch('/api/vault', a.auth, { secretId: id, action: 'reveal' });
+    const badAction = await s.h.api.patch('/api/vault', a.auth, { secretId: id, action: 'reveal' });
     expect(badAction.status).toBe(400);
   });
 
@@ -182,7 +172,7 @@ describe('secrets', () => {
       ['enable', 'active'],
       ['enable', 'active'],
     ]) {
-      const res = await h.api.patch('/api/vault', a.auth, { secretId: id, action });
+      const res = await s.h.api.patch('/api/vault', a.auth, { secretId: id, action });
       expect(res.status).toBe(200);
       expect(res.body.secret.status).toBe(status);
     }
@@ -190,22 +180,22 @@ describe('secrets', () => {
 
   it('deletes with ?secretId= (or a JSON body): {deleted, secret}; then 404 everywhere', async () => {
     const id = (await create(a, { name: 'DELETE_ME', value: value('D') })).body.secret.id as string;
-    await h.api.post('/api/vault/assignments', a.auth, {
+    await s.h.api.post('/api/vault/assignments', a.auth, {
       secretId: id,
       subjectType: 'skill',
       subjectId: 'web-search',
     });
-    const res = await h.api.del(`/api/vault?secretId=${id}`, a.auth);
+    const res = await s.h.api.del(`/api/vault?secretId=${id}`, a.auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ deleted: true, secret: expect.objectContaining({ id, name: 'DELETE_ME' }) });
-    expect((await h.api.del(`/api/vault?secretId=${id}`, a.auth)).status).toBe(404);
-    expect((await h.api.patch('/api/vault', a.auth, { secretId: id, action: 'enable' })).status).toBe(404);
-    expect((await h.api.get(`/api/vault/assignments?secretId=${id}`, a.auth)).body).toEqual({
+    expect((await s.h.api.del(`/api/vault?secretId=${id}`, a.auth)).status).toBe(404);
+    expect((await s.h.api.patch('/api/vault', a.auth, { secretId: id, action: 'enable' })).status).toBe(404);
+    expect((await s.h.api.get(`/api/vault/assignments?secretId=${id}`, a.auth)).body).toEqual({
       assignments: [],
     });
     const viaBody = (await create(a, { name: 'DELETE_ME_TOO', value: value('D2') })).body.secret.id as string;
-    expect((await h.api.del('/api/vault', a.auth, { secretId: viaBody })).body.deleted).toBe(true);
-    expect((await h.api.del('/api/vault', a.auth)).status).toBe(400);
+    expect((await s.h.api.del('/api/vault', a.auth, { secretId: viaBody })).body.deleted).toBe(true);
+    expect((await s.h.api.del('/api/vault', a.auth)).status).toBe(400);
   });
 
   it('creates in a workspace the account owns; another account’s workspace is 404', async () => {
@@ -217,8 +207,8 @@ describe('secrets', () => {
   });
 
   it('a shared workspace: members are refused, admins need manage_org_vault', async () => {
-    const workspaces = h.runtime.documents.db.collection<{ _id: string }>('workspaces');
-    const retail = await h.account('retail_pro');
+    const workspaces = s.h.runtime.documents.db.collection<{ _id: string }>('workspaces');
+    const retail = await s.h.account('retail_pro');
     await workspaces.updateOne({ _id: a.workspaceId }, {
       $push: {
         members: {
@@ -251,39 +241,39 @@ describe('secrets', () => {
 
   it('tenant isolation: another account can neither see nor change a secret (404)', async () => {
     const id = (await create(a, { name: 'PRIVATE_TO_A', value: value('P') })).body.secret.id as string;
-    const list = await h.api.get('/api/vault', b.auth);
+    const list = await s.h.api.get('/api/vault', b.auth);
     expect(list.body.secrets.map((s: { id: string }) => s.id)).not.toContain(id);
-    expect((await h.api.patch('/api/vault', b.auth, { secretId: id, action: 'disable' })).status).toBe(404);
-    expect((await h.api.del(`/api/vault?secretId=${id}`, b.auth)).status).toBe(404);
-    const assign = await h.api.post('/api/vault/assignments', b.auth, {
+    expect((await s.h.api.patch('/api/vault', b.auth, { secretId: id, action: 'disable' })).status).toBe(404);
+    expect((await s.h.api.del(`/api/vault?secretId=${id}`, b.auth)).status).toBe(404);
+    const assign = await s.h.api.post('/api/vault/assignments', b.auth, {
       secretId: id,
       subjectType: 'app',
       subjectId: 'x',
     });
     expect(assign.status).toBe(404);
-    expect((await h.api.get('/api/vault', a.auth)).body.secrets.map((s: { id: string }) => s.id)).toContain(
+    expect((await s.h.api.get('/api/vault', a.auth)).body.secrets.map((s: { id: string }) => s.id)).toContain(
       id,
     );
   });
 
   it('who may manage: any plan’s account; not agent keys, not tokens scoped elsewhere, not anonymous', async () => {
-    const retail = await h.account('retail_pro');
+    const retail = await s.h.account('retail_pro');
     expect((await create(retail, { name: 'RETAIL_KEY', value: value('RT') })).status).toBe(201);
-    const agent = await h.api.post('/api/agents', a.auth, { name: 'Vault bot' });
+    const agent = await s.h.api.post('/api/agents', a.auth, { name: 'Vault bot' });
     const agentAuth = `Bearer ${agent.body.apiKey as string}`;
-    expect((await h.api.post('/api/vault', agentAuth, { name: 'BY_AGENT', value: value('AG') })).status).toBe(
-      403,
-    );
-    expect((await h.api.get('/api/vault', agentAuth)).status).toBe(403);
-    const scoped = await h.api.post('/api/bearer-tokens', a.auth, { name: 'apps only', scopes: ['app'] });
+    expect(
+      (await s.h.api.post('/api/vault', agentAuth, { name: 'BY_AGENT', value: value('AG') })).status,
+    ).toBe(403);
+    expect((await s.h.api.get('/api/vault', agentAuth)).status).toBe(403);
+    const scoped = await s.h.api.post('/api/bearer-tokens', a.auth, { name: 'apps only', scopes: ['app'] });
     const scopedAuth = `Bearer ${scoped.body.bearerToken as string}`;
-    expect((await h.api.get('/api/vault', scopedAuth)).status).toBe(403);
-    const apiScoped = await h.api.post('/api/bearer-tokens', a.auth, { name: 'api', scopes: ['api'] });
-    expect((await h.api.get('/api/vault', `Bearer ${apiScoped.body.bearerToken as string}`)).status).toBe(
+    expect((await s.h.api.get('/api/vault', scopedAuth)).status).toBe(403);
+    const apiScoped = await s.h.api.post('/api/bearer-tokens', a.auth, { name: 'api', scopes: ['api'] });
+    expect((await s.h.api.get('/api/vault', `Bearer ${apiScoped.body.bearerToken as string}`)).status).toBe(
       200,
     );
-    expect((await h.api.get('/api/vault', undefined)).status).toBe(401);
-    expect((await h.api.post('/api/vault', undefined, { name: 'ANON', value: value('AN') })).status).toBe(
+    expect((await s.h.api.get('/api/vault', undefined)).status).toBe(401);
+    expect((await s.h.api.post('/api/vault', undefined, { name: 'ANON', value: value('AN') })).status).toBe(
       401,
     );
   });
@@ -303,7 +293,7 @@ describe('assignments', () => {
       ['agent', 'agref-abc'],
       ['workflow', 'wf_nightly'],
     ]) {
-      const res = await h.api.post('/api/vault/assignments', a.auth, { secretId, subjectType, subjectId });
+      const res = await s.h.api.post('/api/vault/assignments', a.auth, { secretId, subjectType, subjectId });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         assignment: {
@@ -317,36 +307,36 @@ describe('assignments', () => {
         },
       });
     }
-    const dup = await h.api.post('/api/vault/assignments', a.auth, {
+    const dup = await s.h.api.post('/api/vault/assignments', a.auth, {
       secretId,
       subjectType: 'skill',
       subjectId: 'web-search',
     });
     expect(dup.status).toBe(409);
-    const list = await h.api.get(`/api/vault/assignments?secretId=${secretId}`, a.auth);
+    const list = await s.h.api.get(`/api/vault/assignments?secretId=${secretId}`, a.auth);
     expect(list.body.assignments).toHaveLength(4);
-    const skills = await h.api.get(`/api/vault/assignments?secretId=${secretId}&subjectType=skill`, a.auth);
+    const skills = await s.h.api.get(`/api/vault/assignments?secretId=${secretId}&subjectType=skill`, a.auth);
     expect(skills.body.assignments).toHaveLength(1);
-    expect((await h.api.get('/api/vault/assignments', b.auth)).body.assignments).toEqual([]);
+    expect((await s.h.api.get('/api/vault/assignments', b.auth)).body.assignments).toEqual([]);
   });
 
   it('unassigns with the query (or a body); unknown is 404; bad input 400', async () => {
     const q = `secretId=${secretId}&subjectType=workflow&subjectId=wf_nightly`;
-    const res = await h.api.del(`/api/vault/assignments?${q}`, a.auth);
+    const res = await s.h.api.del(`/api/vault/assignments?${q}`, a.auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       deleted: true,
       assignment: expect.objectContaining({ subjectId: 'wf_nightly' }),
     });
-    expect((await h.api.del(`/api/vault/assignments?${q}`, a.auth)).status).toBe(404);
-    const viaBody = await h.api.del('/api/vault/assignments', a.auth, {
+    expect((await s.h.api.del(`/api/vault/assignments?${q}`, a.auth)).status).toBe(404);
+    const viaBody = await s.h.api.del('/api/vault/assignments', a.auth, {
       secretId,
       subjectType: 'agent',
       subjectId: 'agref-abc',
     });
     expect(viaBody.status).toBe(200);
-    expect((await h.api.del(`/api/vault/assignments?secretId=${secretId}`, a.auth)).status).toBe(400);
-    const bad = await h.api.post('/api/vault/assignments', a.auth, {
+    expect((await s.h.api.del(`/api/vault/assignments?secretId=${secretId}`, a.auth)).status).toBe(400);
+    const bad = await s.h.api.post('/api/vault/assignments', a.auth, {
       secretId,
       subjectType: 'robot',
       subjectId: 'x',
@@ -358,20 +348,20 @@ describe('assignments', () => {
 
 describe('audit of management', () => {
   it('records created, rotated, disabled, enabled, assigned, unassigned, deleted; pages with a cursor', async () => {
-    const c = await h.account();
+    const c = await s.h.account();
     const id = (await create(c, { name: 'AUDITED', value: value('AU') })).body.secret.id as string;
-    await h.api.patch('/api/vault', c.auth, { secretId: id, action: 'rotate', value: value('AU2') });
-    await h.api.patch('/api/vault', c.auth, { secretId: id, action: 'disable' });
-    await h.api.patch('/api/vault', c.auth, { secretId: id, action: 'enable' });
-    await h.api.post('/api/vault/assignments', c.auth, {
+    await s.h.api.patch('/api/vault', c.auth, { secretId: id, action: 'rotate', value: value('AU2') });
+    await s.h.api.patch('/api/vault', c.auth, { secretId: id, action: 'disable' });
+    await s.h.api.patch('/api/vault', c.auth, { secretId: id, action: 'enable' });
+    await s.h.api.post('/api/vault/assignments', c.auth, {
       secretId: id,
       subjectType: 'skill',
       subjectId: 's1',
     });
-    await h.api.del(`/api/vault/assignments?secretId=${id}&subjectType=skill&subjectId=s1`, c.auth);
-    await h.api.del(`/api/vault?secretId=${id}`, c.auth);
+    await s.h.api.del(`/api/vault/assignments?secretId=${id}&subjectType=skill&subjectId=s1`, c.auth);
+    await s.h.api.del(`/api/vault?secretId=${id}`, c.auth);
 
-    const all = await h.api.get('/api/vault/audit', c.auth);
+    const all = await s.h.api.get('/api/vault/audit', c.auth);
     expect(all.status).toBe(200);
     expect(all.body.entries.map((e: { event: string }) => e.event)).toEqual([
       'deleted',
@@ -393,25 +383,25 @@ describe('audit of management', () => {
     });
     expect(all.body.nextCursor).toBeNull();
 
-    const first = await h.api.get('/api/vault/audit?limit=3', c.auth);
+    const first = await s.h.api.get('/api/vault/audit?limit=3', c.auth);
     expect(first.body.entries).toHaveLength(3);
-    const second = await h.api.get(
+    const second = await s.h.api.get(
       `/api/vault/audit?limit=3&cursor=${first.body.nextCursor as string}`,
       c.auth,
     );
-    const third = await h.api.get(
+    const third = await s.h.api.get(
       `/api/vault/audit?limit=3&cursor=${second.body.nextCursor as string}`,
       c.auth,
     );
     expect([...first.body.entries, ...second.body.entries, ...third.body.entries]).toEqual(all.body.entries);
     expect(third.body.nextCursor).toBeNull();
 
-    const rotations = await h.api.get('/api/vault/audit?event=rotated', c.auth);
+    const rotations = await s.h.api.get('/api/vault/audit?event=rotated', c.auth);
     expect(rotations.body.entries).toHaveLength(1);
-    expect((await h.api.get('/api/vault/audit?cursor=nope', c.auth)).status).toBe(400);
-    expect((await h.api.get('/api/vault/audit?limit=500', c.auth)).status).toBe(400);
+    expect((await s.h.api.get('/api/vault/audit?cursor=nope', c.auth)).status).toBe(400);
+    expect((await s.h.api.get('/api/vault/audit?limit=500', c.auth)).status).toBe(400);
     expect(
-      (await h.api.get('/api/vault/audit', b.auth)).body.entries.every(
+      (await s.h.api.get('/api/vault/audit', b.auth)).body.entries.every(
         (e: { secretName: string }) => e.secretName !== 'AUDITED',
       ),
     ).toBe(true);

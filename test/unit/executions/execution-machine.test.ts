@@ -14,30 +14,13 @@ import {
   type ExecutionStatus,
 } from '../../../schemas/documents/execution';
 import { isAppError } from '../../../schemas/errors';
+import { executionDoc } from './support/execution-doc';
 
 const plan: StepPlan = { totalSteps: 3, stepName: (i) => `s${i + 1}`, stepTimeoutMs: 1000 };
 const now = new Date('2026-01-01T00:00:00Z');
 
-function doc(status: ExecutionStatus, extra: Partial<ExecutionDocument> = {}): ExecutionDocument {
-  return {
-    _id: 'exe_abcdefgh1234',
-    accountId: 'acc_1',
-    workspaceId: 'ws_1',
-    type: 'DEMO_STEPS',
-    status,
-    sourceType: 'api',
-    title: 't',
-    input: {},
-    runAs: { subjectType: 'account', accountId: 'acc_1' },
-    steps: [],
-    progress: { completedSteps: 0, totalSteps: 3 },
-    logSeq: 1,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-    ...extra,
-  };
-}
+const doc = (status: ExecutionStatus, extra: Partial<ExecutionDocument> = {}): ExecutionDocument =>
+  executionDoc(status, now, extra);
 
 const held = (previous: 'COMPLETED' | 'FAILED' | 'CANCELLED') =>
   doc('PAUSED', { hold: { previousStatus: previous, at: now } });

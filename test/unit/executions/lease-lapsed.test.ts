@@ -1,6 +1,7 @@
 import { advance, decision, type StepPlan } from '../../../actors/executions/execution-machine';
 import { decideLeaseLapsed } from '../../../actors/executions/execution-reports';
 import type { ExecutionDocument, ExecutionStatus } from '../../../schemas/documents/execution';
+import { executionDoc } from './support/execution-doc';
 
 const now = new Date('2026-01-01T00:10:00Z');
 const before = (ms: number) => new Date(now.getTime() - ms);
@@ -10,16 +11,7 @@ const plan: StepPlan = { totalSteps: 3, stepName: (i) => `s${i + 1}`, stepTimeou
 /** An execution whose step 2 ("fetch") is in flight with the given lease. */
 function inFlight(status: ExecutionStatus, leaseUntil?: Date): ExecutionDocument {
   const started = before(20_000);
-  return {
-    _id: 'exe_abcdefgh1234',
-    accountId: 'acc_1',
-    workspaceId: 'ws_1',
-    type: 'DEMO_STEPS',
-    status,
-    sourceType: 'api',
-    title: 't',
-    input: {},
-    runAs: { subjectType: 'account', accountId: 'acc_1' },
+  return executionDoc(status, started, {
     steps: [
       { index: 0, name: 's1', status: 'COMPLETED', attempts: 1, effects: [], startedAt: started },
       { index: 1, name: 'fetch', status: 'RUNNING', attempts: 1, effects: [], startedAt: started },
@@ -34,10 +26,8 @@ function inFlight(status: ExecutionStatus, leaseUntil?: Date): ExecutionDocument
       leaseNode: 'n1',
     },
     logSeq: 3,
-    createdAt: started,
-    updatedAt: started,
     version: 4,
-  };
+  });
 }
 
 describe('a lapsed step lease (the sweeper)', () => {

@@ -113,3 +113,37 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** DEMO_STEPS of `n` sleeps of `ms` each. */
 export const sleeps = (n: number, ms: number) => Array.from({ length: n }, () => ({ op: 'sleep', ms }));
+
+/** What `useExecHarness` sets up for a test file; read it inside tests and hooks (set in `beforeAll`). */
+export interface ExecSuite {
+  h: ExecHarness;
+  /** The first account's bearer token. */
+  token: string;
+  /** The same first account (`a`) and, with `accounts: 2`, a second one (`b`). */
+  a: string;
+  b: string;
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` for one runtime per file (`startExecHarness`) with one or two
+ * retail_pro accounts on it. `beforeStop` runs in `afterAll` before the runtime stops.
+ */
+export function useExecHarness(
+  options: {
+    accounts?: 1 | 2;
+    timeoutMs?: number;
+    beforeStop?: (suite: ExecSuite) => Promise<void>;
+  } = {},
+): ExecSuite {
+  const suite = {} as ExecSuite;
+  beforeAll(async () => {
+    suite.h = await startExecHarness();
+    suite.token = suite.a = await suite.h.account();
+    if (options.accounts === 2) suite.b = await suite.h.account();
+  }, options.timeoutMs);
+  afterAll(async () => {
+    if (options.beforeStop) await options.beforeStop(suite);
+    await suite.h?.stop();
+  });
+  return suite;
+}

@@ -226,3 +226,30 @@ export function assertNoLeaks(
     }
   }
 }
+
+/** What `useVaultHarness` sets up for a test file; read it inside tests and hooks (set in `beforeAll`). */
+export interface VaultSuite {
+  h: VaultHarness;
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` for one runtime per file (`startVaultHarness(options)`, 60 s to
+ * start). `afterAll` stops it, runs the leak check for `values` (read then, so a file may push to it
+ * as it goes) over its logs and data directory, and removes the directory.
+ */
+export function useVaultHarness(
+  values: readonly string[],
+  options: Parameters<typeof startVaultHarness>[0] = {},
+): VaultSuite {
+  const suite = {} as VaultSuite;
+  beforeAll(async () => {
+    suite.h = await startVaultHarness(options);
+  }, 60_000);
+  afterAll(async () => {
+    const { h } = suite;
+    await h?.stop();
+    if (h) assertNoLeaks(values, [h.logs.text()], [h.dir]);
+    h?.cleanup();
+  });
+  return suite;
+}
