@@ -13,6 +13,7 @@ export function createTransport(config: Config, logger: Logger): Transport {
       prefix: config.AMQP_PREFIX,
       prefetch: config.AMQP_PREFETCH,
       deliveryLimit: config.AMQP_DELIVERY_LIMIT,
+      batchMax: config.AMQP_BATCH_MAX,
       logger: logger.child({ component: 'transport' }),
     });
   }

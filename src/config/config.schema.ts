@@ -71,6 +71,8 @@ export const EnvSchema = z.object({
   AMQP_PREFETCH: int(1, 10000, 64),
   /** Deliveries of one message before the broker dead-letters it. */
   AMQP_DELIVERY_LIMIT: int(1, 1000, 5),
+  /** Most commands to one actor kind sent in one event-loop turn that leave as one message (1 = no batching). */
+  AMQP_BATCH_MAX: int(1, 1000, 32),
   /** First part of every queue and exchange name: deployments (or benchmarks) sharing a broker stay apart. */
   AMQP_PREFIX: z
     .string()

@@ -12,6 +12,11 @@ export interface RequestOptions {
   auth?: EnvelopeAuth;
   /** Envelope id; give a stable one to make a retried request idempotent. Generated otherwise. */
   id?: string;
+  /**
+   * Send the command as a message of its own (over AMQP: never in a batch with other commands),
+   * so heavy work spreads over the workers one request at a time. Default false.
+   */
+  alone?: boolean;
 }
 
 /**

@@ -40,14 +40,14 @@ export class Requester {
       const envelope = this.envelope(from, to, type, body, options, timeoutMs, true);
       const entry = new PendingAsk(envelope.id, resolve, reject);
       this.pending.add(entry, timeoutMs);
-      this.sendFor(entry, envelope);
+      this.sendFor(entry, envelope, options);
     });
   }
 
   async command(from: string | undefined, to: string, type: string, body: unknown, options?: RequestOptions) {
     this.deps.assertAccepting();
     const timeoutMs = options?.timeoutMs ?? this.deps.defaultTimeoutMs;
-    await this.send(this.envelope(from, to, type, body, options, timeoutMs, false));
+    await this.send(this.envelope(from, to, type, body, options, timeoutMs, false), options);
   }
 
   /** A cold Observable: each subscription sends one request; unsubscribing early cancels it. */
@@ -64,7 +64,7 @@ export class Requester {
       }
       const entry = new PendingStream(envelope.id, subscriber as never);
       this.pending.add(entry, timeoutMs);
-      this.sendFor(entry, envelope);
+      this.sendFor(entry, envelope, options);
       return () => {
         if (entry.done) return;
         entry.done = true;
@@ -144,10 +144,10 @@ export class Requester {
   }
 
   /** Sends the command of a pending request; a failure of the transport fails it with UNAVAILABLE. */
-  private sendFor(entry: PendingEntry, envelope: Envelope): void {
+  private sendFor(entry: PendingEntry, envelope: Envelope, options: RequestOptions | undefined): void {
     let sent: Promise<void>;
     try {
-      sent = this.deps.transport.send(envelope);
+      sent = this.deps.transport.send(envelope, options?.alone ? ALONE : undefined);
     } catch (error) {
       sent = Promise.reject(error);
     }
@@ -155,9 +155,9 @@ export class Requester {
   }
 
   /** Sends a command; any failure of the transport becomes UNAVAILABLE. */
-  private async send(envelope: Envelope): Promise<void> {
+  private async send(envelope: Envelope, options: RequestOptions | undefined): Promise<void> {
     try {
-      await this.deps.transport.send(envelope);
+      await this.deps.transport.send(envelope, options?.alone ? ALONE : undefined);
     } catch (error) {
       throw toUnavailable(error);
     }
@@ -171,6 +171,8 @@ export class Requester {
     }
   }
 }
+
+const ALONE = Object.freeze({ alone: true });
 
 function toUnavailable(error: unknown): AppError {
   if (isAppError(error)) return error;

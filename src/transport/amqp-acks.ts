@@ -1,4 +1,5 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
+import type { Disposition } from './transport';
 import type { WriteSignal } from './amqp-write-watch';
 
 /** How long settled acknowledgements may wait for another write to join (see `AckBatcher`). */
@@ -106,5 +107,15 @@ export class AckBatcher {
   private forget(message: ConsumeMessage): void {
     const i = this.outstanding.indexOf(message);
     if (i !== -1) this.outstanding.splice(i, 1);
+  }
+}
+
+/** Settles a delivered message as its turn (or batch of turns) answered. */
+export function settle(acks: AckBatcher, message: ConsumeMessage, disposition: Disposition): void {
+  try {
+    if (disposition === 'ack') acks.ack(message);
+    else acks.nack(message, disposition === 'requeue');
+  } catch (_) {
+    // The channel closed meanwhile: the broker has already put the message back.
   }
 }

@@ -15,6 +15,28 @@ export function decodeEnvelope(content: Buffer): Decoded {
   return raw === NOT_JSON ? { ok: false, reason: 'not JSON' } : checkEnvelope(raw);
 }
 
+/** One element of a command batch: a valid envelope, or what is wrong with it (kept raw, for the DLQ). */
+export type BatchItem = { ok: true; envelope: Envelope } | { ok: false; reason: string; raw: unknown };
+
+/** A command message: one envelope, or a batch of them (amqp-command-batches.ts). */
+export type CommandMessage = { batch: false; decoded: Decoded } | { batch: true; items: BatchItem[] };
+
+/**
+ * Parses a message of a command queue. A JSON array is a batch: each element is validated on its
+ * own, so one bad element does not take the others down. Never throws.
+ */
+export function decodeCommandMessage(content: Buffer): CommandMessage {
+  const raw = parseJson(content);
+  if (raw === NOT_JSON) return { batch: false, decoded: { ok: false, reason: 'not JSON' } };
+  if (!Array.isArray(raw)) return { batch: false, decoded: checkEnvelope(raw) };
+  if (raw.length === 0) return { batch: false, decoded: { ok: false, reason: 'empty batch' } };
+  const items = (raw as unknown[]).map((item): BatchItem => {
+    const decoded = checkEnvelope(item);
+    return decoded.ok ? decoded : { ok: false, reason: decoded.reason, raw: item };
+  });
+  return { batch: true, items };
+}
+
 /**
  * Parses a message of a reply queue: one envelope, or a JSON array of envelopes (replies to one
  * node coalesced by the sender, see amqp-replies.ts). Every element is validated on its own: a bad
@@ -81,12 +103,25 @@ function checkEnvelope(raw: unknown): Decoded {
 }
 
 /**
+ * Header of a command split out of a batch and published again (amqp-consumer.ts): the deliveries
+ * it already had as part of the batch, so its count goes on instead of starting over.
+ */
+export const PRIOR_DELIVERIES_HEADER = 'x-ars-prior-deliveries';
+
+/**
  * 1 on first delivery. Quorum queues stamp `x-delivery-count` (returns so far) on redeliveries;
- * a classic queue only says `redelivered`, which we count as a second delivery.
+ * a classic queue only says `redelivered`, which we count as a second delivery. A command split
+ * out of a batch adds the deliveries it had before (`PRIOR_DELIVERIES_HEADER`).
  */
 export function deliveryCountOf(message: Message): number {
-  const header: unknown = message.properties.headers?.['x-delivery-count'];
-  const returns = typeof header === 'number' || typeof header === 'bigint' ? Number(header) : undefined;
-  if (returns !== undefined && Number.isFinite(returns)) return returns + 1;
-  return message.fields.redelivered ? 2 : 1;
+  const headers = message.properties.headers;
+  const prior = countHeader(headers?.[PRIOR_DELIVERIES_HEADER]) ?? 0;
+  const returns = countHeader(headers?.['x-delivery-count']);
+  if (returns !== undefined) return prior + returns + 1;
+  return prior + (message.fields.redelivered ? 2 : 1);
+}
+
+function countHeader(value: unknown): number | undefined {
+  const n = typeof value === 'number' || typeof value === 'bigint' ? Number(value) : undefined;
+  return n !== undefined && Number.isFinite(n) && n >= 0 ? n : undefined;
 }

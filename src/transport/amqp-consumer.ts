@@ -1,7 +1,8 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '../logging/logger';
-import type { AckBatcher } from './amqp-acks';
-import { decodeEnvelope, deliveryCountOf } from './amqp-codec';
+import { settle, type AckBatcher } from './amqp-acks';
+import { handleBatch } from './amqp-consumer-batch';
+import { decodeCommandMessage, deliveryCountOf } from './amqp-codec';
 import { messageOf } from './amqp-connection';
 import type { CommandHandler, Disposition } from './transport';
 
@@ -14,18 +15,33 @@ export interface Registration {
   /** Its acknowledgements (flushed before the transport closes). */
   acks?: AckBatcher;
   consumerTag?: string;
+  /** Turns of this kind running on this node (a batch's commands count one each). */
+  turns?: number;
 }
 
 /** What the consumer side needs from the transport. */
 export interface ConsumerHost {
   readonly log: Logger;
   readonly deliveryLimit: number;
+  /** Turns of one kind a node takes on at once (a batch's commands beyond it are handed back). */
+  readonly prefetch: number;
   turnStarted(): void;
   turnEnded(): void;
+  /**
+   * Publishes one command split out of a batch, with a publisher confirm: back to its kind's queue
+   * (`queue`) or into its dead-letter queue (`dead-letters`).
+   */
+  republish(
+    target: 'queue' | 'dead-letters',
+    kind: string,
+    body: Buffer,
+    headers: Record<string, unknown>,
+  ): Promise<void>;
 }
 
 /**
- * Runs the handler of one delivered command and settles the message only when the turn is over:
+ * Runs the handler of one delivered command (a batch: of each of its commands, see
+ * amqp-consumer-batch.ts) and settles the message only when the turn is over:
  * `ack`; `requeue` → nack with requeue (or dead-letter once the delivery limit is reached, so the
  * count is exact whatever the broker's own counting); `dead-letter` → nack without requeue, which
  * the queue's dead-letter exchange routes to the kind's DLQ. A handler that throws counts as
@@ -46,7 +62,9 @@ export function handleDelivery(
     return;
   }
   acks.delivered(message);
-  const decoded = decodeEnvelope(message.content);
+  const command = decodeCommandMessage(message.content);
+  if (command.batch) return handleBatch(host, registration, acks, message, command.items);
+  const decoded = command.decoded;
   if (!decoded.ok) {
     host.log.warn(
       { kind: registration.kind, reason: decoded.reason, bytes: message.content.length },
@@ -57,11 +75,13 @@ export function handleDelivery(
   }
   const deliveryCount = deliveryCountOf(message);
   host.turnStarted();
+  registration.turns = (registration.turns ?? 0) + 1;
   let turn: Promise<Disposition>;
   try {
     turn = registration.handler({
       envelope: decoded.envelope,
-      redelivered: message.fields.redelivered,
+      // A command split out of a batch is a new message to the broker, but not a first delivery.
+      redelivered: message.fields.redelivered || deliveryCount > 1,
       deliveryCount,
     });
   } catch (err) {
@@ -76,19 +96,11 @@ export function handleDelivery(
       );
     }
     settle(acks, message, disposition);
+    registration.turns = (registration.turns ?? 1) - 1;
     host.turnEnded();
   };
   turn.then(end, (err: unknown) => {
     host.log.warn({ kind: registration.kind, err: messageOf(err) }, 'command handler failed; requeued');
     end('requeue');
   });
-}
-
-function settle(acks: AckBatcher, message: ConsumeMessage, disposition: Disposition): void {
-  try {
-    if (disposition === 'ack') acks.ack(message);
-    else acks.nack(message, disposition === 'requeue');
-  } catch (_) {
-    // The channel closed meanwhile: the broker has already put the message back.
-  }
 }

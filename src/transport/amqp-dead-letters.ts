@@ -1,6 +1,6 @@
 import type { ChannelModel } from 'amqplib';
 import type { Envelope } from '../../schemas/envelope';
-import { decodeEnvelope } from './amqp-codec';
+import { decodeCommandMessage } from './amqp-codec';
 
 /** A message read from a dead-letter queue; `envelope` is absent when it was malformed. */
 export interface DeadLetter {
@@ -36,18 +36,33 @@ export function countMessages(model: ChannelModel, queue: string): Promise<numbe
   return withChannel(model, 0, async (channel) => (await channel.checkQueue(queue)).messageCount);
 }
 
-/** Reads up to `max` messages of a queue without removing them. */
+/**
+ * Reads up to `max` messages of a queue without removing them. A message holding a batch of
+ * commands yields one dead letter per command (so the result may hold more than `max`).
+ */
 export function peekMessages(model: ChannelModel, queue: string, max: number): Promise<DeadLetter[]> {
   const out: DeadLetter[] = [];
   return withChannel(model, out, async (channel) => {
     for (let i = 0; i < max; i++) {
       const message = await channel.get(queue, { noAck: false });
       if (!message) break;
-      const decoded = decodeEnvelope(message.content);
-      out.push({
-        envelope: decoded.ok ? decoded.envelope : undefined,
-        raw: message.content.toString('utf8'),
-      });
+      const command = decodeCommandMessage(message.content);
+      if (!command.batch) {
+        const { decoded } = command;
+        out.push({
+          envelope: decoded.ok ? decoded.envelope : undefined,
+          raw: message.content.toString('utf8'),
+        });
+        continue;
+      }
+      // A whole batch dead-lettered by the broker itself (its consumers kept dying): one per envelope.
+      for (const item of command.items) {
+        out.push(
+          item.ok
+            ? { envelope: item.envelope, raw: JSON.stringify(item.envelope) }
+            : { raw: JSON.stringify(item.raw) },
+        );
+      }
     }
     return out;
   });

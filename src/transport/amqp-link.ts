@@ -94,7 +94,31 @@ export class AmqpLink {
    * Publishes a command and resolves when the broker confirms it. Publishes are not awaited one
    * by one: many are outstanding at once, each with its own confirm callback.
    */
-  publishCommand(queue: string, body: Buffer, timeoutMs: number): Promise<void> {
+  publishCommand(
+    queue: string,
+    body: Buffer,
+    timeoutMs: number,
+    headers?: Record<string, unknown>,
+  ): Promise<void> {
+    return this.confirmed(timeoutMs, (done) =>
+      this.confirm.sendToQueue(queue, body, headers ? { persistent: true, headers } : PERSISTENT, done),
+    );
+  }
+
+  /** Publishes one dead letter to the dead-letter exchange (routed to the kind's DLQ), confirmed. */
+  publishDeadLetter(
+    exchange: string,
+    kind: string,
+    body: Buffer,
+    timeoutMs: number,
+    headers: Record<string, unknown>,
+  ): Promise<void> {
+    return this.confirmed(timeoutMs, (done) =>
+      this.confirm.publish(exchange, kind, body, { persistent: true, headers }, done),
+    );
+  }
+
+  private confirmed(timeoutMs: number, publish: (done: (err: unknown) => void) => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const handle = this.confirmTimeouts.add(reject, timeoutMs);
       const confirmed = (err: unknown) => {
@@ -107,7 +131,7 @@ export class AmqpLink {
         );
       };
       try {
-        this.confirm.sendToQueue(queue, body, PERSISTENT, confirmed);
+        publish(confirmed);
       } catch (err) {
         confirmed(err ?? new Error('publish failed'));
       }

@@ -9,10 +9,18 @@ export interface AmqpTransportOptions {
   nodeId: string;
   /** Prefix of every queue and exchange name. Default `ars`. */
   prefix?: string;
-  /** Unacknowledged commands per consumer, i.e. turns of one kind at once on this node (config AMQP_PREFETCH). Default 64. */
+  /**
+   * Unacknowledged messages per consumer, and about the turns of one kind at once on this node
+   * (fewer than twice it with batches, see amqp-consumer-batch.ts) (config AMQP_PREFETCH). Default 64.
+   */
   prefetch?: number;
   /** Deliveries of a command before it is dead-lettered (config AMQP_DELIVERY_LIMIT). Default 5. Same on every node of a prefix. */
   deliveryLimit?: number;
+  /**
+   * Most commands to one kind sent in one turn of the event loop that leave as one message
+   * (config AMQP_BATCH_MAX; amqp-command-batches.ts). Default 32; 1 sends every command alone.
+   */
+  batchMax?: number;
   /** AMQP heartbeat in seconds. Default 10. */
   heartbeatSeconds?: number;
   /** Reconnection backoff. Default 100 ms doubling up to 10 s, with jitter. */

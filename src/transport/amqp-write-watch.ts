@@ -21,8 +21,9 @@ export interface WriteSignal {
 
 export class WriteWatch implements WriteSignal {
   private waiting: Array<() => void> = [];
+  private writeSoonQueued = false;
 
-  private constructor(private readonly muxer: { scheduledRead?: boolean }) {}
+  private constructor(private readonly muxer: { scheduledRead?: boolean; _readIncoming?: () => void }) {}
 
   /** True when a write is already scheduled in this event-loop turn: work added now joins it. */
   get scheduled(): boolean {
@@ -34,14 +35,40 @@ export class WriteWatch implements WriteSignal {
     this.waiting.push(fn);
   }
 
+  /**
+   * Writes what the channels hold at the end of the current tick instead of at the writer's
+   * scheduled run. Frames published from a `setImmediate` callback (batched commands and replies)
+   * would otherwise wait a whole turn of the event loop: the writer learns of them through a
+   * stream event (a `process.nextTick`), and the `setImmediate` it then schedules runs only in the
+   * next turn's check phase, after that turn's poll phase has handled its socket data. The tick
+   * queued here runs after that stream event, so it finds them. The scheduled run still happens
+   * and finds nothing left (or what arrived since).
+   */
+  writeSoon(): void {
+    if (this.writeSoonQueued) return;
+    this.writeSoonQueued = true;
+    process.nextTick(this.writeNow);
+  }
+
+  private readonly writeNow = () => {
+    this.writeSoonQueued = false;
+    if (this.muxer.scheduledRead === true) this.muxer._readIncoming?.();
+  };
+
   /** Installs the watch on a connection (once); undefined when amqplib's internals are not as expected. */
   static install(model: ChannelModel): WriteWatch | undefined {
     const existing = watches.get(model);
     if (existing) return existing;
     const internals = (model as unknown as { connection?: { muxer?: unknown } }).connection;
-    const muxer = internals?.muxer as { scheduledRead?: boolean; _scheduleRead?: () => void } | undefined;
+    const muxer = internals?.muxer as
+      { scheduledRead?: boolean; _scheduleRead?: () => void; _readIncoming?: () => void } | undefined;
     const schedule = muxer?._scheduleRead;
-    if (!muxer || typeof schedule !== 'function' || typeof muxer.scheduledRead !== 'boolean')
+    if (
+      !muxer ||
+      typeof schedule !== 'function' ||
+      typeof muxer._readIncoming !== 'function' ||
+      typeof muxer.scheduledRead !== 'boolean'
+    )
       return undefined;
     const watch = new WriteWatch(muxer);
     muxer._scheduleRead = function watchedSchedule(this: unknown) {

@@ -3,6 +3,7 @@ import type { Envelope } from '../../schemas/envelope';
 import { errors, type AppError } from '../../schemas/errors';
 import { silentLogger, type Logger } from '../logging/logger';
 import { AckBatcher } from './amqp-acks';
+import { CommandBatcher, DEFAULT_BATCH_MAX } from './amqp-command-batches';
 import { decodeEnvelope, encodeEnvelope, readReplyMessage } from './amqp-codec';
 import { countMessages, peekMessages, type DeadLetter } from './amqp-dead-letters';
 import type { AmqpTransportOptions } from './amqp-options';
@@ -16,6 +17,7 @@ import {
   kindOf,
   type CommandHandler,
   type EnvelopeListener,
+  type SendHints,
   type Transport,
   type TransportStatus,
 } from './transport';
@@ -55,6 +57,8 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     (err, queue, count) =>
       this.log.warn({ err: messageOf(err), queue, count }, 'replies dropped: publish failed'),
   );
+  /** Commands waiting for this turn's flush; undefined when batching is off (`batchMax` 1). */
+  private readonly commands: CommandBatcher | undefined;
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
   private started = false;
@@ -67,6 +71,17 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     this.prefetch = options.prefetch ?? 64;
     this.deliveryLimit = options.deliveryLimit ?? 5;
     if (this.deliveryLimit < 1) throw new Error('deliveryLimit must be at least 1');
+    const batchMax = options.batchMax ?? DEFAULT_BATCH_MAX;
+    if (!Number.isInteger(batchMax) || batchMax < 1)
+      throw new Error('batchMax must be an integer of at least 1');
+    this.commands =
+      batchMax > 1
+        ? new CommandBatcher(
+            (kind, body) => this.publishCommand(kind, body),
+            () => this.writeSoon(),
+            batchMax,
+          )
+        : undefined;
     const connectionName = options.connectionName ?? `${this.names.prefix}:${options.nodeId}`;
     this.log = (options.logger ?? silentLogger).child({ component: 'amqp-transport', connectionName });
     this.where = `${redactUrl(options.url)} as ${connectionName}`;
@@ -81,6 +96,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
       onLost: () => {
         this.link = undefined;
         this.replies.discard(); // their connection is gone: lost, as replies may be
+        this.commands?.failAll(this.unavailable()); // never published: their senders learn it now
       },
     });
   }
@@ -118,17 +134,39 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
 
   /**
    * Not `async`: once a kind's queues are known (every send but the first), the promise of the
-   * publisher confirm is the only one a send creates.
+   * publisher confirm is the only one a send creates. Commands to one kind sent within one turn of
+   * the event loop leave as one message (amqp-command-batches.ts) unless batching is off.
    */
-  send(envelope: Envelope): Promise<void> {
+  send(envelope: Envelope, hints?: SendHints): Promise<void> {
     const link = this.link;
     if (!link || this.connection.blocked) return Promise.reject(this.unavailable());
     const kind = kindOf(envelope.to);
-    if (!link.hasKind(kind)) return this.sendDeclaringKind(link, kind, envelope);
-    return this.publishCommand(link, kind, envelope);
+    let json: string;
+    try {
+      json = JSON.stringify(envelope);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    const batcher = hints?.alone ? undefined : this.commands;
+    if (!link.hasKind(kind)) return this.sendDeclaringKind(link, kind, json, batcher);
+    if (batcher) return batcher.add(kind, json);
+    this.commands?.flushKind(kind); // what was sent before goes first
+    return this.publishCommand(kind, Buffer.from(json));
   }
 
-  private async sendDeclaringKind(link: AmqpLink, kind: string, envelope: Envelope): Promise<void> {
+  private async sendDeclaringKind(
+    link: AmqpLink,
+    kind: string,
+    json: string,
+    batcher: CommandBatcher | undefined,
+  ): Promise<void> {
+    await this.declareKind(link, kind);
+    if (batcher) return batcher.add(kind, json);
+    this.commands?.flushKind(kind);
+    return this.publishCommand(kind, Buffer.from(json));
+  }
+
+  private async declareKind(link: AmqpLink, kind: string): Promise<void> {
     try {
       await link.ensureKind(kind);
     } catch (err) {
@@ -136,17 +174,18 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
         transport: 'amqp',
       });
     }
-    return this.publishCommand(link, kind, envelope);
   }
 
-  private publishCommand(link: AmqpLink, kind: string, envelope: Envelope): Promise<void> {
-    let body: Buffer;
-    try {
-      body = encodeEnvelope(envelope);
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
-    return link.publishCommand(this.names.commandQueue(kind), body, this.options.confirmTimeoutMs ?? 10000);
+  /** Publishes one command message (an envelope or a batch) with a publisher confirm, on the live link. */
+  private publishCommand(kind: string, body: Buffer): Promise<void> {
+    const link = this.link;
+    if (!link || this.connection.blocked) return Promise.reject(this.unavailable());
+    const timeoutMs = this.options.confirmTimeoutMs ?? 10000;
+    const queue = this.names.commandQueue(kind);
+    // A batch filled before a reconnection is published on the new link: its queues are declared first.
+    if (!link.hasKind(kind))
+      return this.declareKind(link, kind).then(() => link.publishCommand(queue, body, timeoutMs));
+    return link.publishCommand(queue, body, timeoutMs);
   }
 
   async reply(nodeId: string, envelope: Envelope): Promise<void> {
@@ -200,6 +239,22 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   /** Every queue and exchange this transport declared (for cleanup by tests and tools). */
   declaredNames(): { queues: string[]; exchanges: string[] } {
     return { queues: [...this.declared.queues], exchanges: [...this.declared.exchanges] };
+  }
+
+  /** @internal ConsumerHost: publishes one command split out of a batch (amqp-consumer.ts). */
+  republish(target: 'queue' | 'dead-letters', kind: string, body: Buffer, headers: Record<string, unknown>) {
+    const link = this.link;
+    if (!link || this.connection.blocked) return Promise.reject(this.unavailable());
+    const timeoutMs = this.options.confirmTimeoutMs ?? 10000;
+    return target === 'queue'
+      ? link.publishCommand(this.names.commandQueue(kind), body, timeoutMs, headers)
+      : link.publishDeadLetter(this.names.deadLetterExchange, kind, body, timeoutMs, headers);
+  }
+
+  /** Writes what the channels hold at the end of this tick (see WriteWatch.writeSoon). */
+  private writeSoon(): void {
+    const link = this.link;
+    if (link) WriteWatch.of(link.model)?.writeSoon();
   }
 
   /** @internal ConsumerHost */
@@ -323,6 +378,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     }
     // Acknowledgements and replies are coalesced (and acks may linger): let the last ones go out first.
     for (const r of registrations) r.acks?.flush();
+    this.commands?.flush();
     this.replies.flush();
     await new Promise((resolve) => setImmediate(resolve));
     const link = this.link;

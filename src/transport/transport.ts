@@ -19,6 +19,15 @@ export interface Delivery {
 }
 
 export type CommandHandler = (delivery: Delivery) => Promise<Disposition>;
+
+/** How a command would rather travel (transports that do not batch ignore it). */
+export interface SendHints {
+  /**
+   * Send it as a message of its own, never in a batch with other commands: for heavy work that
+   * should spread over the nodes one command at a time (a batch goes to one node).
+   */
+  alone?: boolean;
+}
 export type EnvelopeListener = (envelope: Envelope) => void;
 
 export interface TransportStatus {
@@ -43,14 +52,17 @@ export interface Transport {
   /**
    * Starts consuming the queue of an actor kind. The handler's promise settles when the turn is
    * over; only then is the message acknowledged (or requeued / dead-lettered as it answers). At most
-   * `prefetch` handlers of one kind run at once on this node.
+   * `prefetch` handlers of one kind run at once on this node (over AMQP, fewer than `2 × prefetch`:
+   * a batch runs the commands that fit, at least one, and hands the rest back to the queue for any
+   * node with room; docs/transport-amqp.md).
    */
   consume(kind: string, handler: CommandHandler): Promise<void>;
   /**
    * Publishes a command to the queue of its kind. Resolves once the broker has accepted it
    * (publisher confirm). Rejects with AppError UNAVAILABLE at once when the broker is unreachable.
+   * Over AMQP, commands to one kind sent in one event-loop turn share one message and one confirm.
    */
-  send(envelope: Envelope): Promise<void>;
+  send(envelope: Envelope, hints?: SendHints): Promise<void>;
   /** Sends a reply or stream item to a node's reply queue. Best effort: a lost node loses its replies. */
   reply(nodeId: string, envelope: Envelope): Promise<void>;
   /** Registers the listener of this node's reply queue. */

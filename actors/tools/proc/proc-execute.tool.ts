@@ -12,6 +12,7 @@ const SANDBOX_SLACK_MS = 5_000;
  */
 export const procExecuteTool = defineTool({
   name: 'proc_execute',
+  heavy: true,
   description:
     'Runs JavaScript in an isolated QuickJS sandbox (no network, no file system). The value of the last expression is returned as result. Returns {stdout, stderr, exitCode, durationMs, truncated, outcome, result?}.',
   input: ProcExecuteInputSchema,

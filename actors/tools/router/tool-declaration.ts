@@ -62,6 +62,12 @@ export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject> {
    * `run` reads `ctx.signal` after all (tool-context.ts). Default: true.
    */
   readonly abortable?: boolean;
+  /**
+   * `true`: a call keeps a worker's CPU busy for a while (the sandbox). It is sent to the workers
+   * as a message of its own instead of in a batch with other calls (docs/transport-amqp.md,
+   * "Command batches"), so concurrent calls spread over the workers. Default false.
+   */
+  readonly heavy?: boolean;
   run(input: z.output<S>, ctx: ToolContext): unknown;
 }
 

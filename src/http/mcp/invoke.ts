@@ -33,7 +33,11 @@ export async function invokeTool(
     `agent:${callerAgentId(principal)}`,
     'agent.invokeTool',
     message,
-    { auth: principal, timeoutMs: router.deadlineMs(target) },
+    {
+      auth: principal,
+      timeoutMs: router.deadlineMs(target),
+      alone: target.kind === 'platform' && target.declaration.heavy === true,
+    },
   );
   return reply?.result ?? null;
 }

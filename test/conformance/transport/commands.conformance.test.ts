@@ -57,8 +57,11 @@ describe.each(transportFactories().map((f) => [f.name, f] as const))(
     });
 
     it('shares the commands of one kind between two consumers, each handled once', async () => {
-      const a = cluster.node('a');
-      const b = cluster.node('b');
+      // 20 commands sent in one turn of the loop leave the AMQP sender as one batch message; the
+      // consumer that receives it takes on `prefetch` of them and hands the rest back (see
+      // amqp-consumer-batch.ts), so a burst spreads like single messages do.
+      const a = cluster.node('a', { prefetch: 4 });
+      const b = cluster.node('b', { prefetch: 4 });
       await a.start();
       await b.start();
       const kind = uniqueKind();
