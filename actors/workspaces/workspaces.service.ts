@@ -6,6 +6,7 @@ import type { Services } from '../../src/boot/services';
 import type { Repository } from '../../src/store/mongo';
 import { accountsCollection, newWorkspaceId, workspacesCollection } from '../identity/accounts.repo';
 import { agentsCollection } from '../identity/agents.collection';
+import { membershipEpochsCollection } from './membership-epoch';
 import { type MembershipRole, type MemberSubject, WorkspaceMembership } from './workspace-membership';
 import {
   WORKSPACE_LIMITS,
@@ -19,8 +20,9 @@ import {
  * The workspaces resource (`/api/workspaces`, docs/workspaces.md): list the caller's workspaces,
  * create a shared one, add and remove its members. The workspace document is the identity
  * domain's (`workspaces`); members beyond the owner are `workspace_members` documents. Every
- * membership change invalidates the member's cached list (`WorkspaceMembership.invalidate`)
- * before it answers, so visibility follows at once.
+ * membership change invalidates the member's cached list (`WorkspaceMembership.invalidate`; with
+ * the cache unreachable, raises the membership epoch instead) before it answers, so visibility
+ * follows at once.
  */
 
 export type WorkspacesCaller = Principal;
@@ -73,10 +75,16 @@ export class WorkspacesApi {
   private readonly members: Repository<WorkspaceMemberDocument>;
 
   constructor(private readonly services: Services) {
-    const { documents, cache } = services;
+    const { documents, cache, logger } = services;
     this.workspaces = documents.repository(workspacesCollection);
     this.members = documents.repository(workspaceMembersCollection);
-    this.membership = new WorkspaceMembership(this.workspaces, this.members, cache);
+    this.membership = new WorkspaceMembership(
+      this.workspaces,
+      this.members,
+      documents.repository(membershipEpochsCollection),
+      cache,
+      { logger: logger.child({ component: 'workspaces' }) },
+    );
   }
 
   /** The caller's workspaces (owned and joined), by name then id. */

@@ -1,3 +1,4 @@
+import { membershipEpochsCollection } from './membership-epoch';
 import { workspaceMembersCollection } from './workspace-members.collection';
 
 /**
@@ -9,4 +10,4 @@ export { workspaceMembershipOf, workspacesApiOf } from './workspaces.service';
 export type { MemberSubject, MembershipRole } from './workspace-membership';
 
 /** Collections of the workspaces domain (indexes ensured at boot). */
-export const workspacesCollections = [workspaceMembersCollection] as const;
+export const workspacesCollections = [workspaceMembersCollection, membershipEpochsCollection] as const;

@@ -4,6 +4,7 @@ import { WorkspaceMembership } from '../../../actors/workspaces/workspace-member
 import { MemoryCache } from '../../../src/store/cache';
 import type { Repository } from '../../../src/store/mongo';
 import { deferred } from '../../support/async';
+import { fakeEpochs } from './support/membership-fakes';
 
 /**
  * The membership cache (docs/workspaces.md, "Cache"): a read that loaded its list before a change
@@ -58,7 +59,12 @@ describe('WorkspaceMembership cache', () => {
   });
 
   it('serves from the cache until a change, then reloads', async () => {
-    const membership = new WorkspaceMembership(workspaces, members, new MemoryCache({ sweepIntervalMs: 0 }));
+    const membership = new WorkspaceMembership(
+      workspaces,
+      members,
+      fakeEpochs().repo,
+      new MemoryCache({ sweepIntervalMs: 0 }),
+    );
     expect(await membership.workspaceIdsOf({ accountId: 'acc_b' })).toEqual([ws._id]);
     expect(await membership.workspaceIdsOf({ accountId: 'acc_b' })).toEqual([ws._id]);
     expect(finds).toBe(1);
@@ -69,7 +75,12 @@ describe('WorkspaceMembership cache', () => {
   });
 
   it('never serves a list loaded before a removal and stored after it', async () => {
-    const membership = new WorkspaceMembership(workspaces, members, new MemoryCache({ sweepIntervalMs: 0 }));
+    const membership = new WorkspaceMembership(
+      workspaces,
+      members,
+      fakeEpochs().repo,
+      new MemoryCache({ sweepIntervalMs: 0 }),
+    );
     gate = deferred<void>();
     const racing = membership.workspaceIdsOf({ accountId: 'acc_b' });
     // The removal lands while that read is in flight.
