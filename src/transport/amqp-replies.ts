@@ -1,15 +1,18 @@
 /**
- * Coalesces the replies (and stream items) a node sends to one requester node within one run of
- * the microtask queue into one AMQP message: a JSON array of envelopes instead of one message per
+ * Coalesces the replies (and stream items) a node sends to one requester node within one turn of
+ * the event loop into one AMQP message: a JSON array of envelopes instead of one message per
  * envelope. Replies are best effort and go to a no-ack queue, so grouping them changes no
  * guarantee; it saves the broker a publish, a routing, an enqueue and a delivery per reply, and the
  * requester the parsing of their frames. Under load a worker ends several turns per batch of
  * socket data, so several replies to the same api node leave together.
  *
- * The flush is a `process.nextTick` (like the acknowledgements, see amqp-acks.ts): it runs once the
- * turns ended by the current socket data have settled, and before amqplib's writer drains the
- * channels, so the batch shares their socket write. A lone reply goes out as a plain envelope, the
- * format every node reads; the receiving side reads both (`decodeEnvelopes`).
+ * The flush is a `setImmediate`: it runs in the loop's check phase, once every callback of the poll
+ * phase has run, so the replies of turns ended by several chunks of socket data (a batch of
+ * commands, then the cache's answers arriving in pieces) leave together; `afterFlush` then writes
+ * them at the end of that tick (WriteWatch.writeSoon), together with the acknowledgements they
+ * released. It used to be a `process.nextTick` per chunk: with two workers sharing the load, each
+ * saw smaller chunks and paid a socket write per chunk. A lone reply goes out as a plain envelope,
+ * the format every node reads; the receiving side reads both (`decodeEnvelopes`).
  */
 export class ReplyBatcher {
   /** Encoded envelopes waiting per destination queue, in the order they were sent. */
@@ -23,11 +26,13 @@ export class ReplyBatcher {
    *   then lost, as a reply would be)
    * @param onError told about a batch that could not be published
    * @param maxBytes a queue's batch is sent at once when it would grow past this many bytes
+   * @param afterFlush called once after a flush that published something
    */
   constructor(
     private readonly publish: (queue: string, content: Buffer) => void,
     private readonly onError: (err: unknown, queue: string, count: number) => void,
     private readonly maxBytes = 128 * 1024,
+    private readonly afterFlush: () => void = () => undefined,
   ) {}
 
   /** Queues one encoded envelope (JSON text) for `queue`. */
@@ -48,7 +53,7 @@ export class ReplyBatcher {
     list.push(json);
     if (!this.scheduled) {
       this.scheduled = true;
-      process.nextTick(this.flushSoon);
+      setImmediate(this.flushSoon);
     }
   }
 
@@ -60,6 +65,7 @@ export class ReplyBatcher {
     this.waiting.clear();
     this.bytes.clear();
     for (const [queue, list] of batches) this.send(queue, list);
+    this.afterFlush();
   }
 
   /** Drops what waits (the connection is gone: those replies are lost, as documented). */

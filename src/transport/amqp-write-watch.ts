@@ -41,14 +41,18 @@ export class WriteWatch implements WriteSignal {
    * would otherwise wait a whole turn of the event loop: the writer learns of them through a
    * stream event (a `process.nextTick`), and the `setImmediate` it then schedules runs only in the
    * next turn's check phase, after that turn's poll phase has handled its socket data. The tick
-   * queued here runs after that stream event, so it finds them. The scheduled run still happens
-   * and finds nothing left (or what arrived since).
+   * queued here runs after that stream event, so it finds them; it waits one tick more, so that
+   * frames written by the work that event wakes (acknowledgements joining the write, see
+   * `onNextWrite`) are in too. The scheduled run still happens and finds nothing left (or what
+   * arrived since).
    */
   writeSoon(): void {
     if (this.writeSoonQueued) return;
     this.writeSoonQueued = true;
-    process.nextTick(this.writeNow);
+    process.nextTick(this.writeAfterTheirEvents);
   }
+
+  private readonly writeAfterTheirEvents = () => process.nextTick(this.writeNow);
 
   private readonly writeNow = () => {
     this.writeSoonQueued = false;

@@ -47,7 +47,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   private registrations: Registration[] = [];
   private replyListeners: EnvelopeListener[] = [];
   private broadcastListeners: EnvelopeListener[] = [];
-  /** Replies to one node within one microtask run leave as one message (see amqp-replies.ts). */
+  /** Replies to one node within one event-loop turn leave as one message (see amqp-replies.ts). */
   private readonly replies = new ReplyBatcher(
     (queue, content) => {
       const link = this.link;
@@ -56,6 +56,8 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     },
     (err, queue, count) =>
       this.log.warn({ err: messageOf(err), queue, count }, 'replies dropped: publish failed'),
+    undefined,
+    () => this.writeSoon(),
   );
   /** Commands waiting for this turn's flush; undefined when batching is off (`batchMax` 1). */
   private readonly commands: CommandBatcher | undefined;

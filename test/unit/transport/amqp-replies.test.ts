@@ -39,6 +39,31 @@ describe('ReplyBatcher', () => {
     expect(JSON.parse(sent[2].text)).toEqual(e4);
   });
 
+  it('joins the replies of every callback of one loop phase (two timers), then calls afterFlush once', async () => {
+    const sent: string[] = [];
+    let flushed = 0;
+    const batcher = new ReplyBatcher(
+      (_queue, content) => sent.push(content.toString('utf8')),
+      () => undefined,
+      10_000,
+      () => flushed++,
+    );
+    const [e1, e2] = [1, 2].map(reply);
+    // Two timers due together run in one timers phase, each its own macrotask (like two chunks of
+    // socket data in one poll phase): a flush per microtask run would send two messages.
+    await new Promise<void>((resolve) => {
+      setTimeout(() => batcher.add('q', JSON.stringify(e1)), 0);
+      setTimeout(() => {
+        batcher.add('q', JSON.stringify(e2));
+        setImmediate(resolve);
+      }, 0);
+    });
+    expect(sent.map((t) => JSON.parse(t) as unknown)).toEqual([[e1, e2]]);
+    expect(flushed).toBe(1);
+    await tick();
+    expect(flushed).toBe(1); // nothing new: no flush, no write
+  });
+
   it('sends a batch early rather than let it grow past maxBytes', async () => {
     const { batcher, sent } = recorder(200);
     const texts = [1, 2, 3].map((n) => JSON.stringify(reply(n)));
