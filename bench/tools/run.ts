@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,12 +17,14 @@ import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from '.
  *   process and 1 worker process over RabbitMQ; (c) the same with 2 workers; (d) a bare Express
  *   handler doing the same Redis calls after verifying the JWT. The service nodes share one
  *   embedded MongoDB-wire server (a child process).
- * - Scale-out: `proc_execute` of a ~5 ms CPU loop through (b) and (c), SANDBOX_THREADS=1 per worker.
+ * - Scale-out: `proc_execute` of a ~5 ms CPU loop through (b) and (c), SANDBOX_THREADS=1 per worker:
+ *   first one call at a time (the round trip outside the sandbox), then under load, in rounds whose
+ *   order alternates (1, 2 | 2, 1 | ...) so that a drift of the machine's load favours neither.
  * - `proc_execute` of `1+1` through (a).
  *
  * Writes bench/results/mcp.json and mcp.md. Environment: REDIS_URL (default redis://127.0.0.1:6379),
  * AMQP_URL (default amqp://guest:guest@127.0.0.1:5672), both loopback only; BENCH_SECONDS (4 per
- * round), BENCH_ROUNDS (2), BENCH_CPU_PROF (a directory: the in-process and api nodes run with
+ * round), BENCH_ROUNDS (2), BENCH_PROC_ROUNDS (3, the scale-out), BENCH_CPU_PROF (a directory: the in-process, api and worker nodes run with
  * --cpu-prof there). A watchdog stops everything after 230 s.
  */
 
@@ -31,8 +33,18 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = 50;
 const AGENTS = 50;
-const PROC_CONNECTIONS = 8;
+/**
+ * Enough calls in flight to keep both sandbox threads of (c) busy: a call spends tens of ms outside
+ * its sandbox (api node, broker, the worker's main thread, the quorum queue's disk writes), and
+ * with 8 connections (the earlier setting) the 2-worker case was bound by that round trip rather
+ * than by CPU, its two threads half idle.
+ */
+const PROC_CONNECTIONS = 32;
 const PROC_LOOP_MS = 5;
+/** Rounds of the scale-out comparison: its ratio is the noisiest figure of the run. */
+const PROC_ROUNDS = Number(process.env.BENCH_PROC_ROUNDS ?? 3);
+/** Sequential calls per case for the unloaded round trip. */
+const PROC_PROBE_CALLS = 30;
 const WATCHDOG_MS = 230_000;
 
 const TARGETS = {
@@ -88,6 +100,24 @@ interface Measured extends CaseFigures {
   cpuUsPerRequest: CpuPerRequest;
 }
 
+/** One call at a time: the median latency and the median run time the sandbox reported. */
+interface ProcProbe {
+  latencyMs: number;
+  runMs: number;
+}
+
+interface ProcScaleOut {
+  loopIterations: number;
+  connections: number;
+  rounds: number;
+  sandboxThreadsPerWorker: number;
+  probes: Record<string, ProcProbe>;
+  /** 2 workers / 1 worker, round by round (the spread shows the noise). */
+  ratioPerRound: number[];
+  amqp1?: Measured;
+  amqp2?: Measured;
+}
+
 const memBodies = (i: number) => [
   JSON.stringify({ tool: 'mem_set', input: { key: `bench:k${i}`, value: { n: i, s: 'hello world' } } }),
   JSON.stringify({ tool: 'mem_get', input: { key: `bench:k${i}` } }),
@@ -107,6 +137,42 @@ async function postMcp(url: string, token: string, body: string): Promise<{ stat
     body,
   });
   return { status: res.status, json: await res.json() };
+}
+
+/** User + system CPU time of a process's main thread (its thread id is its pid), in µs (Linux). */
+function mainThreadCpuMicros(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // USER_HZ
+  } catch {
+    return undefined;
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/**
+ * `PROC_PROBE_CALLS` calls one after the other (after 5 unmeasured ones): the latency of a call that
+ * waits for nothing, and how much of it the script ran. Their difference is the round trip outside the
+ * sandbox (front door, broker, the worker's main thread and the hand-over to its sandbox thread).
+ */
+async function probeProc(url: string, token: string, body: string): Promise<ProcProbe> {
+  const latencies: number[] = [];
+  const runs: number[] = [];
+  for (let i = 0; i < PROC_PROBE_CALLS + 5; i++) {
+    const t0 = performance.now();
+    const r = await postMcp(url, token, body);
+    const latency = performance.now() - t0;
+    const durationMs = (r.json as { result?: { durationMs?: number } }).result?.durationMs;
+    if (r.status !== 200 || typeof durationMs !== 'number') {
+      throw new Error(`proc_execute probe answered ${r.status} ${JSON.stringify(r.json)}`);
+    }
+    if (i < 5) continue;
+    latencies.push(latency);
+    runs.push(durationMs);
+  }
+  const round = (x: number) => Math.round(x * 10) / 10;
+  return { latencyMs: round(median(latencies)), runMs: round(median(runs)) };
 }
 
 /**
@@ -136,6 +202,11 @@ class CaseRunner {
     log(
       `  ${key}: ${f.requestsPerSec} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms${f.non2xx || f.errors ? `, non2xx ${f.non2xx}, errors ${f.errors}` : ''}`,
     );
+  }
+
+  /** Throughput of each measured run of a case, in order. */
+  perRound(key: string): number[] {
+    return (this.runs.get(key) ?? []).map((run) => merge([run]).requestsPerSec);
   }
 
   figures(key: string): Measured {
@@ -260,11 +331,12 @@ async function main(): Promise<void> {
         SANDBOX_THREADS: '1',
       };
       const nodes = Array.from({ length: workers }, (_, i) =>
-        start(`${label} worker ${i + 1}`, 'service.child', {
-          ...common,
-          ROLE: 'worker',
-          NODE_ID: `${prefix}-w${i + 1}`,
-        }),
+        start(
+          `${label} worker ${i + 1}`,
+          'service.child',
+          { ...common, ROLE: 'worker', NODE_ID: `${prefix}-w${i + 1}` },
+          profArgs(`${label}-worker${i + 1}`),
+        ),
       );
       await Promise.all(nodes.map((n) => n.next('ready')));
       const api = start(
@@ -332,6 +404,16 @@ async function main(): Promise<void> {
       ...c.workers.map((w, i) => ({ name: `worker${i + 1}`, cpuMicros: () => w.cpuMicros() })),
     ];
 
+    // proc_execute: each worker's main thread too (HTTP-less: transport, kernel, router, the hand-over
+    // to Piscina); the rest of a worker's CPU is its sandbox thread (and V8's helper threads).
+    const procSourcesOf = (c: { front: BenchProcess; workers: readonly BenchProcess[] }): CpuSource[] => [
+      ...sourcesOf(c),
+      ...c.workers.map((w, i) => ({
+        name: `worker${i + 1} main thread`,
+        cpuMicros: () => mainThreadCpuMicros(w.pid),
+      })),
+    ];
+
     // --- mem_set / mem_get ---
     const tokens = inProcess.tokens;
     const memCases: Array<{
@@ -372,7 +454,9 @@ async function main(): Promise<void> {
     let n = 200_000;
     for (let attempt = 0; attempt < 3; attempt++) {
       const durations: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      // The fastest of several: durationMs is wall time, and a call that shared its core with other
+      // work would calibrate a shorter loop (seen with a load average of 8: a "5 ms" loop of 2 ms CPU).
+      for (let i = 0; i < 9; i++) {
         const r = await postMcp(inProcess.url, inProcess.tokens[1], procBody(loopCode(n))[0]);
         durations.push((r.json as { result: { durationMs: number } }).result.durationMs);
       }
@@ -381,16 +465,24 @@ async function main(): Promise<void> {
       n = Math.max(1000, Math.round((n * PROC_LOOP_MS) / ms));
     }
     log(`proc_execute loop calibrated: ${n} iterations ≈ ${PROC_LOOP_MS} ms`);
-    const procRunner = new CaseRunner(shared);
     const procCases = [
       ...(amqp1 ? [{ key: 'amqp1', ...amqp1 }] : []),
       ...(amqp2 ? [{ key: 'amqp2', ...amqp2 }] : []),
     ];
-    for (let round = 0; round < ROUNDS; round++) {
+    const probes: Record<string, ProcProbe> = {};
+    for (const c of procCases) {
+      probes[c.key] = await probeProc(c.url, c.tokens[0], procBody(loopCode(n))[0]);
       log(
-        `proc_execute ~${PROC_LOOP_MS} ms loop, round ${round + 1}/${ROUNDS} (${PROC_CONNECTIONS} connections)`,
+        `  ${c.key}, one call at a time: ${probes[c.key].latencyMs} ms, of which ${probes[c.key].runMs} ms in the sandbox`,
       );
-      for (const c of procCases) {
+    }
+    const procRunner = new CaseRunner(shared);
+    for (let round = 0; round < PROC_ROUNDS; round++) {
+      log(
+        `proc_execute ~${PROC_LOOP_MS} ms loop, round ${round + 1}/${PROC_ROUNDS} (${PROC_CONNECTIONS} connections)`,
+      );
+      // Alternating order: the case measured second in a round is measured first in the next.
+      for (const c of round % 2 === 0 ? procCases : [...procCases].reverse()) {
         await procRunner.measure(
           c.key,
           {
@@ -400,19 +492,25 @@ async function main(): Promise<void> {
             token: (i) => c.tokens[i % c.tokens.length],
             bodies: () => procBody(loopCode(n)),
           },
-          sourcesOf(c),
+          procSourcesOf(c),
           round === 0,
         );
       }
     }
-    const scale: Record<string, Measured> = {};
-    for (const c of procCases) scale[c.key] = procRunner.figures(c.key);
-    results.procScaleOut = {
+    const scale: ProcScaleOut = {
       loopIterations: n,
       connections: PROC_CONNECTIONS,
+      rounds: PROC_ROUNDS,
       sandboxThreadsPerWorker: 1,
-      ...scale,
+      probes,
+      ratioPerRound: [],
     };
+    for (const c of procCases) scale[c.key as 'amqp1' | 'amqp2'] = procRunner.figures(c.key);
+    if (amqp1 && amqp2) {
+      const one = procRunner.perRound('amqp1');
+      scale.ratioPerRound = procRunner.perRound('amqp2').map((two, i) => ratio(two, one[i]));
+    }
+    results.procScaleOut = scale;
 
     const trivialRunner = new CaseRunner(shared);
     for (let round = 0; round < ROUNDS; round++) {
@@ -450,7 +548,7 @@ async function main(): Promise<void> {
 
   const loadAfter = os.loadavg();
   const mem = results.mem as Record<string, Measured>;
-  const scale = results.procScaleOut as Record<string, Measured | number>;
+  const scale = results.procScaleOut as ProcScaleOut;
   const trivial = (results.procTrivial as { inProcess: Measured }).inProcess;
   const bare = mem.bare.requestsPerSec;
   const checks = [
@@ -542,7 +640,7 @@ function markdown(
     durationSeconds: number;
   },
   mem: Record<string, Measured>,
-  scale: Record<string, Measured | number>,
+  scale: ProcScaleOut,
   trivial: Measured,
   checks: Array<{ name: string; value: number; target: number; pass: boolean }>,
 ): string {
@@ -563,8 +661,12 @@ function markdown(
       ? `| ${label} | ${m.requestsPerSec} | ${m.p50Ms} | ${m.p99Ms} | ${vsBare ? pct(m.requestsPerSec / bare) : '—'} | ${total(m)} | ${cpu(m)} | ${m.non2xx + m.errors} |`
       : `| ${label} | skipped | | | | | | |`;
   const high = Math.max(...report.loadAverage.before, ...report.loadAverage.after) > 2;
-  const s1 = scale.amqp1 as Measured | undefined;
-  const s2 = scale.amqp2 as Measured | undefined;
+  const s1 = scale.amqp1;
+  const s2 = scale.amqp2;
+  const probe = (key: string) => {
+    const p = scale.probes[key];
+    return p ? `${p.latencyMs} / ${p.runMs}` : '';
+  };
   return `# bench:mcp — the tool router's hot path
 
 Run \`npm run bench:mcp\` (bench/tools/run.ts). ${report.date}, ${report.nproc} cores, Node ${report.node},
@@ -593,11 +695,19 @@ other middleware, no input schema, no actor, no route record, no call counting.
 
 ## proc_execute
 
-| case | req/s | p50 ms | p99 ms | CPU µs/request |
-|---|---:|---:|---:|---|
-| ~${PROC_LOOP_MS} ms CPU loop, AMQP api + 1 worker (SANDBOX_THREADS=1), ${PROC_CONNECTIONS} connections | ${s1?.requestsPerSec ?? 'skipped'} | ${s1?.p50Ms ?? ''} | ${s1?.p99Ms ?? ''} | ${s1 ? cpu(s1) : ''} |
-| ~${PROC_LOOP_MS} ms CPU loop, AMQP api + 2 workers (SANDBOX_THREADS=1 each) | ${s2?.requestsPerSec ?? 'skipped'} | ${s2?.p50Ms ?? ''} | ${s2?.p99Ms ?? ''} | ${s2 ? cpu(s2) : ''} |
-| \`1+1\`, in-process (SANDBOX_THREADS=2), ${CONNECTIONS} connections | ${trivial.requestsPerSec} | ${trivial.p50Ms} | ${trivial.p99Ms} | ${cpu(trivial)} |
+Scale-out: ${PROC_CONNECTIONS} connections, ${PROC_ROUNDS} rounds × ${SECONDS} s, the order of the two cases
+alternating from round to round. "1 call" is the median latency of ${PROC_PROBE_CALLS} calls made one at a time,
+and the median time the sandbox ran each: the rest is the round trip outside the sandbox. CPU:
+\`workerN\` is the whole worker process, \`workerN main thread\` its main thread alone (transport,
+kernel, router, hand-over to Piscina); the difference is mostly its sandbox thread.
+
+| case | req/s | p50 ms | p99 ms | 1 call: latency / run ms | CPU µs/request |
+|---|---:|---:|---:|---:|---|
+| ~${PROC_LOOP_MS} ms CPU loop, AMQP api + 1 worker (SANDBOX_THREADS=1) | ${s1?.requestsPerSec ?? 'skipped'} | ${s1?.p50Ms ?? ''} | ${s1?.p99Ms ?? ''} | ${probe('amqp1')} | ${s1 ? cpu(s1) : ''} |
+| ~${PROC_LOOP_MS} ms CPU loop, AMQP api + 2 workers (SANDBOX_THREADS=1 each) | ${s2?.requestsPerSec ?? 'skipped'} | ${s2?.p50Ms ?? ''} | ${s2?.p99Ms ?? ''} | ${probe('amqp2')} | ${s2 ? cpu(s2) : ''} |
+| \`1+1\`, in-process (SANDBOX_THREADS=2), ${CONNECTIONS} connections | ${trivial.requestsPerSec} | ${trivial.p50Ms} | ${trivial.p99Ms} | | ${cpu(trivial)} |
+
+2 workers / 1 worker, round by round: ${scale.ratioPerRound.length > 0 ? scale.ratioPerRound.join(', ') : '—'}.
 
 ## Targets
 

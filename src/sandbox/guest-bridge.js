@@ -3,7 +3,7 @@
 
 const { installConsole } = require('./guest-console');
 const { createInspector } = require('./guest-inspect');
-const { installLazyGlobals, GUEST_MODULES } = require('./guest-lazy');
+const { installLazyGlobals } = require('./guest-lazy');
 const { installTimers } = require('./guest-timers');
 
 /**
@@ -22,15 +22,14 @@ const SOURCES = Object.freeze({
   timers: `(${installTimers.toString()})`,
   inspector: `(${createInspector.toString()})`,
 });
-const LAZY_SOURCE = `(${installLazyGlobals.toString()})`;
-const MODULES_SOURCE = `(${JSON.stringify(GUEST_MODULES)})`;
 
 /**
  * The host's side of the guest environment of one context: installs `stdin`, `args` and the lazy
  * accessors at once, loads a guest module on first use, and gives the host the functions it needs
- * (the next timer, the description of an error). The only host functions the guest can reach are
- * hidden in closures: `load(module)`, `loadInspector()`, and `write(fd, text)`, which appends a
- * string to the run's capped output.
+ * (the next timer, the description of an error). The host functions the guest can reach are the
+ * lazy globals' getters and setters (guest-lazy.js: they load a module, or define the global), and,
+ * hidden in closures, `loadInspector()` and `write(fd, text)`, which appends a string to the run's
+ * capped output.
  */
 class GuestBridge {
   /**
@@ -52,19 +51,7 @@ class GuestBridge {
     /** @type {Map<string, QuickJSHandle>} functions taken from loaded modules */
     this.functions = new Map();
 
-    const load = own(
-      ctx.newFunction('load', (name) => {
-        const module = ctx.typeof(name) === 'string' ? ctx.getString(name) : '';
-        if (module !== 'console' && module !== 'timers') return undefined;
-        return rethrow(this.load(module));
-      }),
-    );
-    const global = { type: /** @type {const} */ ('global') };
-    const installer = own(ctx.unwrapResult(ctx.evalCode(LAZY_SOURCE, 'lazy.js', global)));
-    const modules = own(ctx.unwrapResult(ctx.evalCode(MODULES_SOURCE, 'modules.js', global)));
-    const stdin = own(ctx.newString(task.stdin));
-    const args = own(ctx.newString(JSON.stringify(task.args)));
-    own(ctx.unwrapResult(ctx.callFunction(installer, ctx.undefined, [load, modules, stdin, args])));
+    installLazyGlobals(ctx, task, (module) => this.load(module), own);
   }
 
   /**
