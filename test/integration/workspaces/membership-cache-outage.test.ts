@@ -1,4 +1,3 @@
-import type { WorkspaceDocument } from '../../../schemas/documents/account';
 import type { WorkspaceMemberDocument } from '../../../schemas/documents/workspace-member';
 import {
   WorkspaceMembership,
@@ -6,8 +5,13 @@ import {
 } from '../../../actors/workspaces/workspace-membership';
 import { createLogger } from '../../../src/logging/logger';
 import { MemoryCache, type CachePort } from '../../../src/store/cache';
-import type { Repository } from '../../../src/store/mongo';
-import { fakeEpochs, switchableCache } from './support/membership-fakes';
+import {
+  fakeEpochs,
+  switchableCache,
+  sharedWorkspace,
+  memberRowOfB,
+  fakeMembershipRepos,
+} from './support/membership-fakes';
 
 /**
  * The membership with its cache failing (docs/workspaces.md, "Cache"), on the in-memory cache
@@ -17,42 +21,19 @@ import { fakeEpochs, switchableCache } from './support/membership-fakes';
  * document read per request for the epoch.
  */
 describe('WorkspaceMembership with the cache failing', () => {
-  const ws: WorkspaceDocument = {
-    _id: 'ws_shared',
-    ownerAccountId: 'acc_owner',
-    name: 'Shared',
-    isDefault: false,
-    members: [{ accountId: 'acc_owner', role: 'owner' }],
-    createdAt: new Date(),
-    version: 0,
-  };
-  const memberB: WorkspaceMemberDocument = {
-    _id: 'wsm_000000000000000000000001',
-    workspaceId: ws._id,
-    memberKey: 'account:acc_b',
-    accountId: 'acc_b',
-    role: 'member',
-    addedBy: 'acc_owner',
-    createdAt: new Date(),
-  };
+  const ws = sharedWorkspace();
+  const memberB = memberRowOfB(ws);
   let rows: WorkspaceMemberDocument[];
   let loads = 0;
   let clock = 0;
 
-  const workspaces = {
-    findById: async (id: string) => (id === ws._id ? ws : null),
-    find: async () => [],
-  } as unknown as Repository<WorkspaceDocument>;
-  const members = {
-    find: async (filter: { accountId?: string; workspaceId?: string }) => {
+  const { workspaces, members } = fakeMembershipRepos(
+    ws,
+    () => rows,
+    () => {
       loads++;
-      return rows.filter(
-        (r) =>
-          (filter.accountId === undefined || r.accountId === filter.accountId) &&
-          (filter.workspaceId === undefined || r.workspaceId === filter.workspaceId),
-      );
     },
-  } as unknown as Repository<WorkspaceMemberDocument>;
+  );
 
   beforeEach(() => {
     rows = [memberB];

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { WorkspaceDocument } from '../../../schemas/documents/account';
 import type { WorkspaceMemberDocument } from '../../../schemas/documents/workspace-member';
 import { WorkspaceMembership } from '../../../actors/workspaces/workspace-membership';
 import { RedisCache } from '../../../src/store/cache';
-import type { Repository } from '../../../src/store/mongo';
 import { sleep, waitFor } from '../../support/async';
 import { describeWithService } from '../../support/services';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
-import { fakeEpochs } from './support/membership-fakes';
+import { fakeEpochs, sharedWorkspace, memberRowOfB, fakeMembershipRepos } from './support/membership-fakes';
 
 /**
  * Several processes sharing one Redis (docs/workspaces.md, "Cache"), as `WorkspaceMembership`s on
@@ -17,40 +15,17 @@ import { fakeEpochs } from './support/membership-fakes';
  * (1 s) has passed; and P1 reads through the cache again once Redis is back.
  */
 describeWithService('redis', 'membership across processes with Redis cut for some', (redisUrl) => {
-  const ws: WorkspaceDocument = {
-    _id: 'ws_shared',
-    ownerAccountId: 'acc_owner',
-    name: 'Shared',
-    isDefault: false,
-    members: [{ accountId: 'acc_owner', role: 'owner' }],
-    createdAt: new Date(),
-    version: 0,
-  };
-  const memberB: WorkspaceMemberDocument = {
-    _id: 'wsm_000000000000000000000001',
-    workspaceId: ws._id,
-    memberKey: 'account:acc_b',
-    accountId: 'acc_b',
-    role: 'member',
-    addedBy: 'acc_owner',
-    createdAt: new Date(),
-  };
+  const ws = sharedWorkspace();
+  const memberB = memberRowOfB(ws);
   let rows: WorkspaceMemberDocument[] = [memberB];
   let loads = 0;
-  const workspaces = {
-    findById: async (id: string) => (id === ws._id ? ws : null),
-    find: async () => [],
-  } as unknown as Repository<WorkspaceDocument>;
-  const members = {
-    find: async (filter: { accountId?: string; workspaceId?: string }) => {
+  const { workspaces, members } = fakeMembershipRepos(
+    ws,
+    () => rows,
+    () => {
       loads++;
-      return rows.filter(
-        (r) =>
-          (filter.accountId === undefined || r.accountId === filter.accountId) &&
-          (filter.workspaceId === undefined || r.workspaceId === filter.workspaceId),
-      );
     },
-  } as unknown as Repository<WorkspaceMemberDocument>;
+  );
 
   let proxy: TcpProxy;
   const caches: RedisCache[] = [];

@@ -1,61 +1,33 @@
-import type { WorkspaceDocument } from '../../../schemas/documents/account';
 import type { WorkspaceMemberDocument } from '../../../schemas/documents/workspace-member';
 import { WorkspaceMembership } from '../../../actors/workspaces/workspace-membership';
 import { MemoryCache } from '../../../src/store/cache';
-import type { Repository } from '../../../src/store/mongo';
 import { deferred } from '../../support/async';
-import { fakeEpochs } from './support/membership-fakes';
+import { fakeEpochs, fakeMembershipRepos, memberRowOfB, sharedWorkspace } from './support/membership-fakes';
 
 /**
  * The membership cache (docs/workspaces.md, "Cache"): a read that loaded its list before a change
  * and stores it after the invalidation must never be served afterwards.
  */
 describe('WorkspaceMembership cache', () => {
-  const ws: WorkspaceDocument = {
-    _id: 'ws_shared',
-    ownerAccountId: 'acc_owner',
-    name: 'Shared',
-    isDefault: false,
-    members: [{ accountId: 'acc_owner', role: 'owner' }],
-    createdAt: new Date(),
-    version: 0,
-  };
+  const ws = sharedWorkspace();
   let rows: WorkspaceMemberDocument[];
   let gate: ReturnType<typeof deferred<void>> | undefined;
   let finds = 0;
 
-  const workspaces = {
-    findById: async (id: string) => (id === ws._id ? ws : null),
-    find: async () => [],
-  } as unknown as Repository<WorkspaceDocument>;
-  const members = {
-    find: async (filter: { accountId?: string; workspaceId?: string }) => {
+  // A read takes the rows first, then waits at the gate: it answers what the store held when it began.
+  const { workspaces, members } = fakeMembershipRepos(
+    ws,
+    () => rows,
+    async () => {
       finds++;
-      // Read the rows first, then wait: the answer is what the store held when the read began.
-      const snapshot = rows.filter(
-        (r) =>
-          (filter.accountId === undefined || r.accountId === filter.accountId) &&
-          (filter.workspaceId === undefined || r.workspaceId === filter.workspaceId),
-      );
       if (gate) await gate.promise;
-      return snapshot;
     },
-  } as unknown as Repository<WorkspaceMemberDocument>;
+  );
 
   beforeEach(() => {
     finds = 0;
     gate = undefined;
-    rows = [
-      {
-        _id: 'wsm_000000000000000000000001',
-        workspaceId: ws._id,
-        memberKey: 'account:acc_b',
-        accountId: 'acc_b',
-        role: 'member',
-        addedBy: 'acc_owner',
-        createdAt: new Date(),
-      },
-    ];
+    rows = [memberRowOfB(ws)];
   });
 
   it('serves from the cache until a change, then reloads', async () => {

@@ -1,7 +1,37 @@
 import type { MembershipEpochDocument } from '../../../../actors/workspaces/membership-epoch';
+import type { WorkspaceDocument } from '../../../../schemas/documents/account';
+import type { WorkspaceMemberDocument } from '../../../../schemas/documents/workspace-member';
 import { AppError } from '../../../../schemas/errors';
 import type { CachePort } from '../../../../src/store/cache';
 import type { Repository } from '../../../../src/store/mongo';
+
+/**
+ * In-memory `workspaces` (holding `ws`) and `workspace_members` repositories for the membership
+ * tests. A members read takes its rows (`rows()`, filtered) first, then awaits `onFind` (count the
+ * read, or hold it to race a change), and answers what the store held when the read began.
+ */
+export function fakeMembershipRepos(
+  ws: WorkspaceDocument,
+  rows: () => WorkspaceMemberDocument[],
+  onFind?: () => void | Promise<void>,
+): { workspaces: Repository<WorkspaceDocument>; members: Repository<WorkspaceMemberDocument> } {
+  const workspaces = {
+    findById: async (id: string) => (id === ws._id ? ws : null),
+    find: async () => [],
+  } as unknown as Repository<WorkspaceDocument>;
+  const members = {
+    find: async (filter: { accountId?: string; workspaceId?: string }) => {
+      const snapshot = rows().filter(
+        (r) =>
+          (filter.accountId === undefined || r.accountId === filter.accountId) &&
+          (filter.workspaceId === undefined || r.workspaceId === filter.workspaceId),
+      );
+      await onFind?.();
+      return snapshot;
+    },
+  } as unknown as Repository<WorkspaceMemberDocument>;
+  return { workspaces, members };
+}
 
 /** The epoch collection in memory, counting its reads (the hot path must not read it per request). */
 export function fakeEpochs(): { repo: Repository<MembershipEpochDocument>; reads: () => number } {
@@ -50,4 +80,30 @@ export function switchableCache(inner: CachePort): {
     },
   });
   return control;
+}
+
+/** The workspace the membership tests share: `ws_shared`, owned by `acc_owner`. */
+export function sharedWorkspace(): WorkspaceDocument {
+  return {
+    _id: 'ws_shared',
+    ownerAccountId: 'acc_owner',
+    name: 'Shared',
+    isDefault: false,
+    members: [{ accountId: 'acc_owner', role: 'owner' }],
+    createdAt: new Date(),
+    version: 0,
+  };
+}
+
+/** `acc_b`'s membership row (role member) in `ws`. */
+export function memberRowOfB(ws: WorkspaceDocument): WorkspaceMemberDocument {
+  return {
+    _id: 'wsm_000000000000000000000001',
+    workspaceId: ws._id,
+    memberKey: 'account:acc_b',
+    accountId: 'acc_b',
+    role: 'member',
+    addedBy: 'acc_owner',
+    createdAt: new Date(),
+  };
 }
