@@ -53,6 +53,11 @@ export function agentActor(options: AgentActorOptions) {
 
   return defineActor({
     kind: 'agent',
+    // A tool call that meets an unavailable dependency (the cache down, a database refusing) is
+    // retried only briefly (backoff ceilings 50 + 100 + 200 ms): it absorbs a blip, and an outage
+    // answers 503 UNAVAILABLE within a second instead of after the default ten attempts (~6 s),
+    // so the agent can decide what to do.
+    supervision: { maxAttempts: 4 },
     messages: {
       'agent.get': AgentGetMessageSchema,
       'agent.policy': AgentPolicyMessageSchema,
