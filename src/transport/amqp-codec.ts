@@ -109,6 +109,19 @@ function checkEnvelope(raw: unknown): Decoded {
 export const PRIOR_DELIVERIES_HEADER = 'x-ars-prior-deliveries';
 
 /**
+ * Header of a command handed back by a node that had no turn slot for it (amqp-consumer-batch.ts).
+ * Its batch is still unacknowledged there: if that node dies, the batch comes back with this
+ * command in it. The command is therefore delivered as `redelivered`, which makes the kernel claim
+ * its id in the shared dedupe store (Redis): the copy that comes back in the batch is recognised.
+ */
+export const HANDED_BACK_HEADER = 'x-ars-handed-back';
+
+/** True when the message is a command handed back out of a batch (`HANDED_BACK_HEADER`). */
+export function wasHandedBack(message: Message): boolean {
+  return message.properties.headers?.[HANDED_BACK_HEADER] !== undefined;
+}
+
+/**
  * 1 on first delivery. Quorum queues stamp `x-delivery-count` (returns so far) on redeliveries;
  * a classic queue only says `redelivered`, which we count as a second delivery. A command split
  * out of a batch adds the deliveries it had before (`PRIOR_DELIVERIES_HEADER`).

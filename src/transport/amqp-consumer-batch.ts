@@ -1,6 +1,6 @@
 import type { ConsumeMessage } from 'amqplib';
 import { settle, type AckBatcher } from './amqp-acks';
-import { deliveryCountOf, PRIOR_DELIVERIES_HEADER, type BatchItem } from './amqp-codec';
+import { deliveryCountOf, HANDED_BACK_HEADER, PRIOR_DELIVERIES_HEADER, type BatchItem } from './amqp-codec';
 import { messageOf } from './amqp-connection';
 import type { ConsumerHost, Registration } from './amqp-consumer';
 import type { Disposition } from './transport';
@@ -87,6 +87,7 @@ export function handleBatch(
         Buffer.from(JSON.stringify(item.envelope)),
         {
           [PRIOR_DELIVERIES_HEADER]: deliveryCount - 1,
+          [HANDED_BACK_HEADER]: 1,
         },
       );
       handBack.catch(() => undefined); // its failure is handled when the batch settles

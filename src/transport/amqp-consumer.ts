@@ -2,7 +2,7 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '../logging/logger';
 import { settle, type AckBatcher } from './amqp-acks';
 import { handleBatch } from './amqp-consumer-batch';
-import { decodeCommandMessage, deliveryCountOf } from './amqp-codec';
+import { decodeCommandMessage, deliveryCountOf, wasHandedBack } from './amqp-codec';
 import { messageOf } from './amqp-connection';
 import type { CommandHandler, Disposition } from './transport';
 
@@ -80,8 +80,9 @@ export function handleDelivery(
   try {
     turn = registration.handler({
       envelope: decoded.envelope,
-      // A command split out of a batch is a new message to the broker, but not a first delivery.
-      redelivered: message.fields.redelivered || deliveryCount > 1,
+      // A command split out of a batch is a new message to the broker, but not a first delivery; a
+      // handed-back one may come back in its batch too (HANDED_BACK_HEADER).
+      redelivered: message.fields.redelivered || deliveryCount > 1 || wasHandedBack(message),
       deliveryCount,
     });
   } catch (err) {

@@ -12,7 +12,8 @@ import { silentLogger } from '../../src/logging/logger';
 import { CacheDedupeStore, MemoryCache, RedisCache, type CachePort } from '../../src/store/cache';
 import type { AmqpTransport } from '../../src/transport/amqp.transport';
 import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';
-import { deferred, waitFor } from '../support/async';
+import { closeAmqpConnections } from '../support/amqp-connections';
+import { deferred, sleep, waitFor } from '../support/async';
 import { uniqueKind } from '../support/envelopes';
 import { describeWithService, serviceUrl } from '../support/services';
 
@@ -87,7 +88,14 @@ describeWithService('amqp', 'the shared dedupe store across nodes on RabbitMQ', 
       });
 
       /** A worker node hosting `kind` (prefetch 1: a node busy with one message takes no other). */
-      async function worker(name: string, kind: string, runs: string[], gate?: Promise<void>) {
+      async function worker(
+        name: string,
+        kind: string,
+        runs: string[],
+        gate?: Promise<void>,
+        kindDedupe: 'shared' | 'local' = 'shared',
+        amounts?: number[],
+      ) {
         const sharedStore = new CacheDedupeStore(await cacheSet.forNode());
         closers.push(() => sharedStore.close());
         const dedupe = counting(new LayeredDedupeStore({ shared: sharedStore }));
@@ -96,11 +104,12 @@ describeWithService('amqp', 'the shared dedupe store across nodes on RabbitMQ', 
         await system.register(
           defineActor({
             kind,
-            dedupe: 'shared',
+            dedupe: kindDedupe,
             messages: { 'payment.charge': z.object({ amount: z.number() }) },
             handlers: {
               'payment.charge': async (ctx, { amount }) => {
                 runs.push(ctx.system.nodeId);
+                amounts?.push(amount);
                 await gate;
                 return { charged: amount, by: ctx.system.nodeId };
               },
@@ -109,7 +118,7 @@ describeWithService('amqp', 'the shared dedupe store across nodes on RabbitMQ', 
         );
         await system.start();
         systems.push(system);
-        return { system, dedupe };
+        return { system, dedupe, transport };
       }
 
       /** A bare requester: publishes envelopes as given and collects the replies. */
@@ -156,6 +165,44 @@ describeWithService('amqp', 'the shared dedupe store across nodes on RabbitMQ', 
         expect(replies.map((r) => r.correlationId)).toEqual([envelope.id, envelope.id]);
         expect(replies[0].body).toEqual({ kind: 'reply', value: { charged: 5, by: runs[0] } });
         expect(replies[1].body).toEqual(replies[0].body);
+      });
+
+      it('runs a command handed back out of a batch once, when the batch comes back after its node lost it', async () => {
+        // Kind dedupe 'local' (the default): a first delivery claims in memory only. A node with
+        // one turn slot gets a batch of three, runs one (held at the gate) and hands two back; the
+        // other node runs those, as redeliveries (shared claims). Then the first node loses its
+        // connection, as a crash would: the batch, never acknowledged, comes back with all three.
+        const kind = uniqueKind('pay');
+        const runs: string[] = [];
+        const gate = deferred();
+        const amounts: number[] = [];
+        const a = await worker('a', kind, runs, gate.promise, 'local', amounts);
+        const { transport, replies } = await client();
+        const envelopes = [1, 2, 3].map((amount) => ({
+          ...charge(kind, transport.nodeId),
+          body: { amount },
+        }));
+        await Promise.all(envelopes.map((e) => transport.send(e))); // one turn: one batch
+        await waitFor(() => runs.length === 1, 'the first node running one of them');
+        const b = await worker('b', kind, runs, undefined, 'local', amounts);
+        await waitFor(() => replies.length === 2, 'the two handed-back commands answered by b', 10_000);
+        expect(runs.filter((n) => n === b.system.nodeId)).toHaveLength(2);
+
+        // b leaves (its memory with it), so the batch can only come back to a, which never saw the
+        // two commands b ran: only the shared record can tell a they are done.
+        await b.system.stop(2000);
+        expect(await closeAmqpConnections(`${a.transport.names.prefix}:a`)).toBeGreaterThan(0);
+        gate.resolve();
+        // Answers: b's two, the held command's (once or twice), and the two b had done, again.
+        await waitFor(() => replies.length >= 5, 'the batch redelivered to a and answered', 15_000);
+        await sleep(300);
+        // The command the lost node held may run again (its turn never finished, as in a crash);
+        // each handed-back one ran exactly once.
+        const heldByA = amounts[0];
+        for (const amount of [1, 2, 3].filter((n) => n !== heldByA)) {
+          expect(amounts.filter((n) => n === amount)).toHaveLength(1);
+        }
+        expect(amounts.filter((n) => n === heldByA).length).toBeLessThanOrEqual(2);
       });
 
       it('answers a copy arriving after the first node finished and left, from the shared record', async () => {
