@@ -7,6 +7,7 @@ import type {
 import { isAppError } from '../../schemas/errors';
 import type { Logger } from '../../src/logging/logger';
 import type { Repository } from '../../src/store/mongo';
+import { pagesById } from '../../src/store/mongo/pages-by-id';
 import {
   CONNECTOR_KEY_UNKNOWN,
   CONNECTOR_VALUE_UNREADABLE,
@@ -105,12 +106,7 @@ export async function rekeyConnectors(
   logger: Logger,
 ): Promise<ConnectorRekeyReport> {
   const report: ConnectorRekeyReport = { resealed: 0, current: 0, unreadable: 0, skipped: 0 };
-  let after = '';
-  for (;;) {
-    const page = await repo.find({ _id: { $gt: after } } as Filter<ConnectorDocument>, {
-      sort: { _id: 1 },
-      limit: PAGE,
-    });
+  for await (const page of pagesById(repo, PAGE)) {
     for (const doc of page) {
       const stale = FIELDS.some((field) => doc[field].some((pair) => !sealer.isCurrent(pair.value)));
       if (!stale && doc.lastError?.reason !== CONNECTOR_KEY_UNKNOWN) {
@@ -139,8 +135,6 @@ export async function rekeyConnectors(
         );
       }
     }
-    if (page.length < PAGE) break;
-    after = page[page.length - 1]!._id;
   }
   return report;
 }

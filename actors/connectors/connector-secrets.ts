@@ -1,6 +1,13 @@
 import type { SealedPair } from '../../schemas/documents/connector';
 import { AppError } from '../../schemas/errors';
-import { deriveKey, masterKeyId, sealedKeyId, sealKeyed, unseal, unsealKeyed } from '../vault/sealing';
+import {
+  deriveKey,
+  masterKeyId,
+  openUnderHeldKeys,
+  sealedKeyId,
+  sealKeyed,
+  type HeldKey,
+} from '../vault/sealing';
 
 /**
  * Headers and environment variables of connectors: sealed at rest (AES-256-GCM through
@@ -80,12 +87,7 @@ export const CONNECTOR_KEY_UNKNOWN = 'connector_key_unknown';
 export const CONNECTOR_VALUE_UNREADABLE = 'connector_value_unreadable';
 
 /** The connectors' key derived from one master key, and the master key's public id. */
-interface ConnectorKey {
-  id: string;
-  key: Buffer;
-}
-
-function connectorKeyOf(masterKey: Buffer): ConnectorKey {
+function connectorKeyOf(masterKey: Buffer): HeldKey {
   return { id: masterKeyId(masterKey), key: deriveKey(masterKey, 'ars/connectors/v1') };
 }
 
@@ -101,12 +103,14 @@ function connectorKeyOf(masterKey: Buffer): ConnectorKey {
  * the header or variable and the key id, never the value.
  */
 export class ConnectorSealer {
-  private readonly current: ConnectorKey;
-  private readonly previous: ConnectorKey[];
+  private readonly current: HeldKey;
+  /** The current key first, then the previous ones (openUnderHeldKeys). */
+  private readonly held: HeldKey[];
 
   constructor(masterKey: Buffer, previousKeys: readonly Buffer[] = []) {
     this.current = connectorKeyOf(masterKey);
-    this.previous = previousKeys.map(connectorKeyOf).filter((k) => k.id !== this.current.id);
+    const previous = previousKeys.map(connectorKeyOf).filter((k) => k.id !== this.current.id);
+    this.held = [this.current, ...previous];
   }
 
   /** The id of the current master key (the `<keyId>` of every value sealed now). */
@@ -177,31 +181,17 @@ export class ConnectorSealer {
     name: string,
     sealed: string,
   ): { value: string; resealed?: string } {
-    const aad = aadOf(ref._id, name);
-    const keyId = sealedKeyId(sealed);
-    let value: string | undefined;
-    let underCurrent = false;
-    if (typeof keyId === 'string') {
-      const key = [this.current, ...this.previous].find((k) => k.id === keyId);
-      if (!key) throw unknownKey(ref, field, name, keyId);
-      value = unsealKeyed(key.key, sealed, aad);
-      underCurrent = key === this.current;
-    } else if (keyId === null) {
-      // Sealed before key ids: under the current key or a previous one; the GCM tag tells which.
-      for (const key of [this.current, ...this.previous]) {
-        value = unseal(key.key, sealed, aad);
-        if (value !== undefined) break;
-      }
-      if (value === undefined) throw unknownKey(ref, field, name, null);
-    }
-    if (value === undefined) {
+    const opened = openUnderHeldKeys(this.held, sealed, aadOf(ref._id, name));
+    if ('unknownKeyId' in opened) throw unknownKey(ref, field, name, opened.unknownKeyId);
+    if ('unreadable' in opened) {
       throw new AppError(
         'INTERNAL_ERROR',
         `${connectorLabel(ref)}: cannot decrypt ${fieldLabel(field, name)} (was the document altered?)`,
         { reason: CONNECTOR_VALUE_UNREADABLE },
       );
     }
-    return underCurrent ? { value } : { value, resealed: this.seal(ref._id, name, value) };
+    const { value } = opened;
+    return opened.underCurrent ? { value } : { value, resealed: this.seal(ref._id, name, value) };
   }
 }
 

@@ -17,6 +17,7 @@ import { ConnectorSealer } from './connector-secrets';
 import { createConnectorTools, type ConnectorTools } from './connector-tools';
 import { connectorsActor } from './connectors.actor';
 import { connectorsCollection } from './connectors.collection';
+import { loggedRekeyPass } from '../vault/vault-rekey';
 
 /** Collections of connectors (indexes ensured at boot). */
 export const connectorsCollections = [connectorsCollection] as const;
@@ -86,20 +87,13 @@ export function createConnectorsService(
     tools,
     startRekey: ({ documents, secrets }) => {
       const sealer = connectorSealerOf(secrets);
-      return (rekeying ??= rekeyConnectors(documents.repository(connectorsCollection), sealer, log).then(
-        (report) => {
-          if (report.resealed > 0 || report.unreadable > 0) {
-            log.info(
-              { ...report, keyId: sealer.keyId },
-              'connectors: stored values re-sealed under the current master key',
-            );
-          }
-          return report;
-        },
-        (err: unknown) => {
-          log.warn({ err }, 'connectors: re-sealing pass failed (values are re-sealed when used)');
-          return undefined;
-        },
+      // Once per process: the pass starts on the first call only.
+      return (rekeying ??= loggedRekeyPass(
+        rekeyConnectors(documents.repository(connectorsCollection), sealer, log),
+        log,
+        'connectors',
+        sealer.keyId,
+        'used',
       ));
     },
     close: async () => {

@@ -72,6 +72,45 @@ export function sealedKeyId(sealed: string): string | null | undefined {
   return undefined;
 }
 
+/** A key derived from one master key, named by that master key's id (`masterKeyId`). */
+export interface HeldKey {
+  readonly id: string;
+  readonly key: Buffer;
+}
+
+/** What `openUnderHeldKeys` found. */
+export type HeldKeyOpening =
+  /** Opened; `underCurrent` when a `v2` value under `keys[0]` (otherwise the caller re-seals it). */
+  | { value: string; underCurrent: boolean }
+  /** No held key fits: the id the value names (`null`: a `v1` value no key opens). */
+  | { unknownKeyId: string | null }
+  /** The key it names is held but does not open it (a document altered, a value malformed). */
+  | { unreadable: true };
+
+/**
+ * Opens a stored value under whichever held key sealed it, `keys[0]` being the current one: a `v2`
+ * value under the key it names, a `v1` value (from before key ids) under each key in turn, the
+ * current one first (the GCM tag decides). One rule for every store that rotates with the master
+ * key (vault secrets, connector headers and env).
+ */
+export function openUnderHeldKeys(keys: readonly HeldKey[], sealed: string, aad: string): HeldKeyOpening {
+  const keyId = sealedKeyId(sealed);
+  if (typeof keyId === 'string') {
+    const held = keys.find((k) => k.id === keyId);
+    if (!held) return { unknownKeyId: keyId };
+    const value = unsealKeyed(held.key, sealed, aad);
+    return value === undefined ? { unreadable: true } : { value, underCurrent: held === keys[0] };
+  }
+  if (keyId === null) {
+    for (const held of keys) {
+      const value = unseal(held.key, sealed, aad);
+      if (value !== undefined) return { value, underCurrent: false }; // v1: re-sealed as v2
+    }
+    return { unknownKeyId: null };
+  }
+  return { unreadable: true };
+}
+
 function keyedAad(keyId: string, aad: string): string {
   return `${keyId}\u0000${aad}`;
 }

@@ -1,5 +1,14 @@
 import { AppError } from '../../schemas/errors';
-import { deriveKey, masterKeyId, seal, sealedKeyId, sealKeyed, unseal, unsealKeyed } from './sealing';
+import {
+  deriveKey,
+  masterKeyId,
+  openUnderHeldKeys,
+  seal,
+  sealedKeyId,
+  sealKeyed,
+  unseal,
+  type HeldKey,
+} from './sealing';
 
 /** Where a secret value is stored: its ciphertext opens only for the same account, id and version. */
 export interface SecretRef {
@@ -51,9 +60,13 @@ export class VaultCipher {
   private readonly current: KeyRing;
   private readonly previous: KeyRing[];
 
+  /** Storage keys, the current one first (openUnderHeldKeys). */
+  private readonly storageKeys: HeldKey[];
+
   constructor(masterKey: Buffer, previousKeys: readonly Buffer[] = []) {
     this.current = ringOf(masterKey);
     this.previous = previousKeys.map(ringOf).filter((r) => r.id !== this.current.id);
+    this.storageKeys = [this.current, ...this.previous].map((r) => ({ id: r.id, key: r.storage }));
   }
 
   /** The id of the current master key (the `<keyId>` of every value sealed now). */
@@ -76,31 +89,17 @@ export class VaultCipher {
 
   /** Opens a stored value under whichever known key sealed it; see `OpenedSecret`. */
   openSecretForUse(ref: SecretRef, sealed: string): OpenedSecret {
-    const aad = secretAad(ref);
-    const keyId = sealedKeyId(sealed);
-    let value: string | undefined;
-    let underCurrent = false;
-    if (typeof keyId === 'string') {
-      const ring = [this.current, ...this.previous].find((r) => r.id === keyId);
-      if (!ring) throw unknownKey(ref, keyId);
-      value = unsealKeyed(ring.storage, sealed, aad);
-      underCurrent = ring === this.current;
-    } else if (keyId === null) {
-      // Stored before key ids: try every key this process holds, the current one first.
-      for (const ring of [this.current, ...this.previous]) {
-        value = unseal(ring.storage, sealed, aad);
-        if (value !== undefined) break;
-      }
-      // A v1 value carries no key id: opening under none of the keys reads as an unknown key.
-      if (value === undefined) throw unknownKey(ref, null);
-    }
-    if (value === undefined) {
+    const opened = openUnderHeldKeys(this.storageKeys, sealed, secretAad(ref));
+    // A v1 value carries no key id: opening under none of the keys reads as an unknown key.
+    if ('unknownKeyId' in opened) throw unknownKey(ref, opened.unknownKeyId);
+    if ('unreadable' in opened) {
       throw new AppError(
         'INTERNAL_ERROR',
         `vault secret ${ref.secretId}: cannot decrypt (was VAULT_MASTER_KEY changed, or the document altered?)`,
       );
     }
-    return underCurrent ? { value } : { value, resealed: this.sealSecret(ref, value) };
+    const { value } = opened;
+    return opened.underCurrent ? { value } : { value, resealed: this.sealSecret(ref, value) };
   }
 
   sealTransit(purpose: TransitPurpose, boundTo: string, value: string): string {

@@ -3,6 +3,7 @@ import type { VaultSecretDocument } from '../../schemas/documents/vault';
 import { isAppError } from '../../schemas/errors';
 import type { Logger } from '../../src/logging/logger';
 import type { Repository } from '../../src/store/mongo';
+import { pagesById } from '../../src/store/mongo/pages-by-id';
 import type { VaultCipher } from './vault-cipher';
 
 /** What a re-sealing pass did (counts only: never a value, never an account id). */
@@ -50,12 +51,7 @@ export async function rekeySecrets(
   logger: Logger,
 ): Promise<RekeyReport> {
   const report: RekeyReport = { resealed: 0, current: 0, unreadable: 0, skipped: 0 };
-  let after = '';
-  for (;;) {
-    const page = await secrets.find({ _id: { $gt: after } } as Filter<VaultSecretDocument>, {
-      sort: { _id: 1 },
-      limit: PAGE,
-    });
+  for await (const page of pagesById(secrets, PAGE)) {
     for (const doc of page) {
       if (cipher.isCurrent(doc.sealedValue)) {
         report.current++;
@@ -78,8 +74,33 @@ export async function rekeySecrets(
         );
       }
     }
-    if (page.length < PAGE) break;
-    after = page[page.length - 1]!._id;
   }
   return report;
+}
+
+/**
+ * A startup re-sealing pass with its outcome logged: one line when it re-sealed or met something,
+ * a warning when it failed (it resolves `undefined` then: values are still re-sealed lazily, when
+ * `lazily` happens to them). Shared by the vault's and the connectors' passes.
+ */
+export function loggedRekeyPass<R extends Pick<RekeyReport, 'resealed' | 'unreadable'>>(
+  pass: Promise<R>,
+  logger: Logger,
+  what: 'vault' | 'connectors',
+  keyId: string,
+  lazily: string,
+): Promise<R | undefined> {
+  return pass.then(
+    (report) => {
+      if (report.resealed > 0 || report.unreadable > 0) {
+        const fields: Record<string, unknown> = { ...report, keyId };
+        logger.info(fields, `${what}: stored values re-sealed under the current master key`);
+      }
+      return report;
+    },
+    (err: unknown) => {
+      logger.warn({ err }, `${what}: re-sealing pass failed (values are re-sealed when ${lazily})`);
+      return undefined;
+    },
+  );
 }

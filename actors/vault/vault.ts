@@ -16,7 +16,7 @@ import { sdkCredentialsActor } from './sdk-credentials.actor';
 import { VaultAccess } from './vault-access';
 import { systemActor, VaultAuditLog } from './vault-audit';
 import { VaultCipher } from './vault-cipher';
-import { rekeySecrets, type RekeyReport } from './vault-rekey';
+import { loggedRekeyPass, rekeySecrets, type RekeyReport } from './vault-rekey';
 import { vaultGrantActor } from './vault-grant.actor';
 import { VaultSecrets } from './vault-secrets';
 import { VaultWorkspaces } from './vault-workspaces';
@@ -121,21 +121,7 @@ export function createVaultService(deps: VaultServiceDeps, options: VaultOptions
   let timer: NodeJS.Timeout | undefined;
   if (deps.hostsActors) {
     // Values under a previous master key (or from before key ids) move to the current one.
-    startupRekey = rekey().then(
-      (report) => {
-        if (report.resealed > 0 || report.unreadable > 0) {
-          logger.info(
-            { ...report, keyId: cipher.keyId },
-            'vault: stored values re-sealed under the current master key',
-          );
-        }
-        return report;
-      },
-      (err: unknown) => {
-        logger.warn({ err }, 'vault: re-sealing pass failed (values are re-sealed when consumed)');
-        return undefined;
-      },
-    );
+    startupRekey = loggedRekeyPass(rekey(), logger, 'vault', cipher.keyId, 'consumed');
     // Every node hosting actors hears a panic; the conditional bulk write changes each grant once.
     offs.push(
       deps.system.onBroadcast(WORKSPACE_PANIC_BROADCAST, (body) => {
