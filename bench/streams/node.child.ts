@@ -5,6 +5,7 @@ import { startRuntime } from '../../src/boot/runtime';
 import { loadConfig } from '../../src/config/load-config';
 import { createLogger } from '../../src/logging/logger';
 import { benchLoopRunner, stepMarkers } from './loop-runner';
+import { declaredNamesOf, stopWhenAsked } from '../support/runtime-child';
 
 /**
  * One node of the service for `bench:streams` (api or worker, by ROLE), configured by its
@@ -24,37 +25,16 @@ async function main(): Promise<void> {
     identity: { bcryptCost: 4, limits: { signupPerIp: { points: 1000, durationSec: 600 } } },
     executions: { runners: [benchLoopRunner] },
   });
-  const declaredNames = () => {
-    const transport = (runtime.system as unknown as { transport?: { declaredNames?: () => object } })
-      .transport;
-    return transport?.declaredNames?.() ?? { queues: [], exchanges: [] };
-  };
   process.send?.({ event: 'ready', url: runtime.http?.url });
   // The names now (they are all declared at start), so that a node killed later is cleaned up too.
-  process.send?.({ event: 'declared', ...declaredNames() });
+  process.send?.({ event: 'declared', ...declaredNamesOf(runtime) });
 
   process.on('message', (m: { cmd?: string; id?: string; since?: number }) => {
     if (m?.cmd === 'markers' && process.connected) {
       process.send?.({ event: `markers:${m.id}`, report: stepMarkers.report(m.since ?? 0) });
     }
-    if (m?.cmd === 'stop') stop();
   });
-
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    if (process.connected) process.send?.({ event: 'declared-at-stop', ...declaredNames() });
-    void runtime
-      .stop()
-      .catch(() => undefined)
-      .finally(() => {
-        fs.rmSync(dir, { recursive: true, force: true });
-        process.exit(0);
-      });
-  };
-  process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
+  stopWhenAsked(runtime, dir, 'declared-at-stop');
 }
 
 main().catch((err: unknown) => {

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { REGISTER_RATE_LIMIT } from '../../src/http/routes/agents.route';
 import { createLogger } from '../../src/logging/logger';
 import { createRateLimiter } from '../../src/store/cache';
+import { stopWhenAsked } from '../support/runtime-child';
 
 /**
  * One node of the service for `bench:mcp`, configured by its environment (ROLE, AMQP_URL,
@@ -53,27 +54,7 @@ async function main(): Promise<void> {
   }
   process.send?.({ event: 'ready', url, tokens, agentIds });
 
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    const transport = (runtime.system as unknown as { transport?: { declaredNames?: () => unknown } })
-      .transport;
-    const declared = transport?.declaredNames?.() ?? { queues: [], exchanges: [] };
-    if (process.connected) process.send?.({ event: 'declared', ...(declared as object) });
-    void runtime
-      .stop()
-      .catch(() => undefined)
-      .finally(() => {
-        fs.rmSync(dir, { recursive: true, force: true });
-        process.exit(0);
-      });
-  };
-  process.on('message', (m: { cmd?: string }) => {
-    if (m?.cmd === 'stop') stop();
-  });
-  process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
+  stopWhenAsked(runtime, dir, 'declared');
 }
 
 main().catch((err: unknown) => {
