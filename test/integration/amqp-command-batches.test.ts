@@ -392,4 +392,30 @@ describeWithService('amqp', 'AMQP command batches', (url) => {
     await waitFor(async () => (await queueMessageCount(url, queue)) === 2, 'two messages in the queue');
     expect(await peekBodies(url, queue, 3)).toEqual([declaring, batch]);
   });
+
+  // RequestOptions.alone (heavy tools such as proc_execute): a message of its own.
+  it('keeps an `alone` command out of the batch of its turn, after the commands sent before it', async () => {
+    const node = cluster.node('alone');
+    await node.start();
+    const kind = uniqueKind('alone');
+    await node.send(commandEnvelope(`${kind}:warm`, { id: 'warm' })); // declares the kind's queues
+    const queue = node.names.commandQueue(kind);
+    await waitFor(async () => (await queueMessageCount(url, queue)) === 1, 'the first command queued');
+
+    await Promise.all([
+      node.send(commandEnvelope(`${kind}:a`, { id: 'first-1' })),
+      node.send(commandEnvelope(`${kind}:b`, { id: 'first-2' })),
+      node.send(commandEnvelope(`${kind}:c`, { id: 'heavy' }), { alone: true }),
+      node.send(commandEnvelope(`${kind}:d`, { id: 'after-1' })),
+      node.send(commandEnvelope(`${kind}:e`, { id: 'after-2' })),
+    ]);
+    await waitFor(async () => (await queueMessageCount(url, queue)) === 4, 'three more messages');
+
+    const ids = (await drain(url, queue)).map((m) => {
+      const body = JSON.parse(m.content.toString('utf8')) as { id: string } | Array<{ id: string }>;
+      return Array.isArray(body) ? body.map((e) => e.id) : body.id;
+    });
+    // The batch waiting when the heavy command came left first: one node's order to a kind holds.
+    expect(ids).toEqual(['warm', ['first-1', 'first-2'], 'heavy', ['after-1', 'after-2']]);
+  });
 });
