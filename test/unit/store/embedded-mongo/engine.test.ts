@@ -144,7 +144,35 @@ describe('fast update and projection', () => {
     expect(fastUpdate(doc, { $set: { n: 1 }, $unset: { missing: '' } })!.changed).toBe(false);
   });
 
+  it('applies $max/$min to numbers and dates like the general path', () => {
+    const at = new Date('2026-01-02T00:00:00Z');
+    const later = new Date('2026-03-04T00:00:00Z');
+    const doc = { _id: 1, hi: 5, lo: 5, seen: at, nested: { peak: 2 } };
+    const cases: Document[] = [
+      { $max: { hi: 7, lo: 3 }, $min: { 'nested.peak': 1 } },
+      { $max: { hi: 5, seen: at }, $min: { lo: 5 } },
+      { $max: { seen: later, fresh: 3 }, $min: { other: -1 } },
+      { $inc: { hi: 1 }, $max: { lo: 9 }, $set: { s: 'x' } },
+      { $max: { hi: -0 }, $min: { lo: 0 } },
+    ];
+    for (const u of cases) {
+      const fast = fastUpdate(doc, u);
+      expect(fast).toBeDefined();
+      const general = applyUpdate(doc, parseUpdate({ ...u, $currentDate: {} }), {});
+      expect(fast!.doc).toEqual(general ?? doc);
+      expect(fast!.changed).toBe(general !== undefined);
+    }
+    expect(fastUpdate(doc, { $max: { hi: 4 }, $min: { lo: 6 } })!.changed).toBe(false);
+    expect(doc).toEqual({ _id: 1, hi: 5, lo: 5, seen: at, nested: { peak: 2 } });
+  });
+
   it('declines what it does not cover', () => {
+    expect(fastUpdate({ _id: 1, a: 1 }, { $max: { a: 'x' } })).toBeUndefined();
+    expect(fastUpdate({ _id: 1, a: 'x' }, { $max: { a: 1 } })).toBeUndefined();
+    expect(fastUpdate({ _id: 1, a: 1 }, { $min: { a: new Date(0) } })).toBeUndefined();
+    expect(fastUpdate({ _id: 1, a: 1 }, { $max: { a: NaN } })).toBeUndefined();
+    expect(fastUpdate({ _id: 1, a: null }, { $min: { a: 1 } })).toBeUndefined();
+    expect(fastUpdate({ _id: 1, a: undefined }, { $min: { a: 1 } })).toBeUndefined();
     expect(fastUpdate({ _id: 1, a: [1] }, { $set: { 'a.0': 2 } })).toBeUndefined();
     expect(fastUpdate({ _id: 1, a: [{ b: 1 }] }, { $set: { 'a.b': 2 } })).toBeUndefined();
     expect(fastUpdate({ _id: 1, a: 's' }, { $inc: { a: 1 } })).toBeUndefined();
