@@ -35,6 +35,34 @@ describe('TokenService', () => {
     expect(issued.expiresAt.getTime()).toBe(claims.exp * 1000);
   });
 
+  it('remembers a verified token, yet still refuses it expired, revoked or altered', async () => {
+    const tokens = new TokenService(SECRET, new MemoryCache(), 60_000);
+    const issued = tokens.issue({ sub: 'agt_1', typ: 'agent', scopes: ['api'] });
+    const first = await tokens.verify(issued.token);
+    // The same claims object for the same token: the second check did not decode it again.
+    expect(await tokens.verify(issued.token)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.scopes)).toBe(true);
+
+    // Another token differing in one signature character is checked in full and refused.
+    const last = issued.token.at(-1) === 'A' ? 'B' : 'A';
+    await expect(tokens.verify(issued.token.slice(0, -1) + last)).rejects.toMatchObject({
+      message: 'Invalid bearer token',
+    });
+
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 61_000);
+    try {
+      await expect(tokens.verify(issued.token)).rejects.toMatchObject({ message: 'Bearer token expired' });
+    } finally {
+      clock.mockRestore();
+    }
+
+    const other = tokens.issue({ sub: 'agt_2', typ: 'agent' });
+    await tokens.verify(other.token);
+    await tokens.revoke(other.jti, other.expiresAt);
+    await expect(tokens.verify(other.token)).rejects.toMatchObject({ message: 'Bearer token revoked' });
+  });
+
   it('refuses tokens signed with "none" or another algorithm', async () => {
     const tokens = new TokenService(SECRET, new MemoryCache());
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
