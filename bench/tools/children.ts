@@ -17,6 +17,13 @@ export interface BenchProcess {
   send(message: Record<string, unknown>): void;
   /** User + system CPU time so far, in µs (Linux /proc); undefined elsewhere or once exited. */
   cpuMicros(): number | undefined;
+  /**
+   * Freezes the child (SIGSTOP) while other cases are measured, so that its idle work (timers, the
+   * garbage collection that follows its own load) does not take CPU from them; `resume` (SIGCONT)
+   * thaws it. Both are no-ops once it exited.
+   */
+  pause(): void;
+  resume(): void;
   /** Asks the child to stop (`{cmd: 'stop'}`), then SIGKILLs it by pid after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
   readonly exited: Promise<void>;
@@ -90,6 +97,14 @@ export function startProcess(
     }),
   );
   const gone = () => child.exitCode !== null || child.signalCode !== null;
+  const signal = (name: NodeJS.Signals) => {
+    if (gone()) return;
+    try {
+      process.kill(pid, name);
+    } catch {
+      // exited meanwhile
+    }
+  };
 
   return {
     name,
@@ -117,8 +132,11 @@ export function startProcess(
       if (!gone() && child.connected) child.send(message);
     },
     cpuMicros: () => (gone() ? undefined : cpuMicrosOf(pid)),
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
     async stop(graceMs = 10_000) {
       if (gone()) return;
+      signal('SIGCONT');
       if (child.connected) child.send({ cmd: 'stop' });
       const timer = setTimeout(() => {
         try {

@@ -130,6 +130,17 @@ const procBody = (code: string) => [
 /** The CPU loop of the scale-out case: `n` iterations (calibrated to about PROC_LOOP_MS). */
 const loopCode = (n: number) => `let s = 0; for (let i = 0; i < ${n}; i++) { s = (s + i * 7) % 1000003; } s`;
 
+/**
+ * The broker URL for service nodes, with a 60 s heartbeat unless it names one: a node is paused
+ * while other cases run (up to about 20 s), and with the default 10 s the broker would close its
+ * connection as dead after two missed heartbeats.
+ */
+function pausableAmqpUrl(url: string): string {
+  const u = new URL(url);
+  if (!u.searchParams.has('heartbeat')) u.searchParams.set('heartbeat', '60');
+  return u.toString();
+}
+
 async function postMcp(url: string, token: string, body: string): Promise<{ status: number; json: unknown }> {
   const res = await fetch(`${url}/mcp`, {
     method: 'POST',
@@ -183,14 +194,38 @@ class CaseRunner {
   private readonly runs = new Map<string, LoadRun[]>();
   private readonly cpu = new Map<string, Map<string, number>>();
 
-  constructor(private readonly shared: readonly CpuSource[]) {}
+  /**
+   * `nodes`: every service node and the bare server; while a case is loaded (warm-up included) the
+   * ones not in it are paused (`BenchProcess.pause`). Idle, a node costs 10-20 ms of CPU a second,
+   * and right after its own load its heap is collected in bursts of tens of milliseconds: on two
+   * cores that landed in the next case's figures, its tail latency above all.
+   */
+  constructor(
+    private readonly shared: readonly CpuSource[],
+    private readonly nodes: readonly BenchProcess[],
+  ) {}
 
-  async measure(key: string, spec: LoadSpec, sources: readonly CpuSource[], warm: boolean): Promise<void> {
-    if (warm) await runLoad({ ...spec, seconds: WARMUP_SECONDS });
+  async measure(
+    key: string,
+    spec: LoadSpec,
+    sources: readonly CpuSource[],
+    warm: boolean,
+    active: readonly BenchProcess[],
+  ): Promise<void> {
+    const idle = this.nodes.filter((p) => !active.includes(p));
+    for (const p of idle) p.pause();
+    let run: LoadRun;
     const all = [...sources, ...this.shared, { name: 'autocannon', cpuMicros: ownCpuMicros }];
-    const before = all.map((s) => s.cpuMicros());
-    const run = await runLoad(spec);
-    const after = all.map((s) => s.cpuMicros());
+    let before: Array<number | undefined>;
+    let after: Array<number | undefined>;
+    try {
+      if (warm) await runLoad({ ...spec, seconds: WARMUP_SECONDS });
+      before = all.map((s) => s.cpuMicros());
+      run = await runLoad(spec);
+      after = all.map((s) => s.cpuMicros());
+    } finally {
+      for (const p of idle) p.resume();
+    }
     const acc = this.cpu.get(key) ?? new Map<string, number>();
     all.forEach((s, i) => {
       const used = (after[i] ?? NaN) - (before[i] ?? NaN);
@@ -221,7 +256,7 @@ class CaseRunner {
 }
 
 /** Deletes the Redis keys of this run: the bare server's prefix, and every key naming one of its agents. */
-async function cleanRedis(url: string, barePrefix: string, agentIds: readonly string[]): Promise<number> {
+async function cleanRedis(url: string, runPrefix: string, agentIds: readonly string[]): Promise<number> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   let deleted = 0;
@@ -229,7 +264,7 @@ async function cleanRedis(url: string, barePrefix: string, agentIds: readonly st
     const ids = new Set(agentIds);
     // Agent ids appear whole between separators (`tools:mem:<id>:key`, `rl:tool-call:<id>`).
     const ours = (key: string) =>
-      key.startsWith(barePrefix) || key.split(/[:|]/).some((part) => ids.has(part));
+      key.startsWith(runPrefix) || key.split(/[:|]/).some((part) => ids.has(part));
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'COUNT', 2000);
@@ -264,7 +299,8 @@ async function main(): Promise<void> {
 
   const runId = randomBytes(4).toString('hex');
   const jwtSecret = randomBytes(32).toString('hex');
-  const barePrefix = `bench:mcp:${runId}:bare:`;
+  // The references' Redis keys: `<runPrefix>bare:…` and `<runPrefix>raw:…`.
+  const runPrefix = `bench:mcp:${runId}:`;
   const cpuProfDir = process.env.BENCH_CPU_PROF;
   const profArgs = (name: string) =>
     cpuProfDir
@@ -304,7 +340,22 @@ async function main(): Promise<void> {
     const db = (name: string) => `${mongoUrl.replace(/\/$/, '')}/bench_mcp_${runId}_${name}`;
 
     // (d) bare Express and (a) the service in one process.
-    const bare = start('bare', 'bare.child', { ...base, BENCH_REDIS_PREFIX: barePrefix });
+    const bare = start('bare', 'bare.child', { ...base, BENCH_REDIS_PREFIX: `${runPrefix}bare:` });
+    // (e) the ceiling: the bare handler split over RabbitMQ with raw amqplib (worker first: it
+    // declares the queue).
+    const raw = async (): Promise<ServiceCase> => {
+      const env = {
+        ...base,
+        AMQP_URL: amqpUrl!,
+        RAW_QUEUE: `bench-mcp-${runId}-raw`,
+        BENCH_REDIS_PREFIX: `${runPrefix}raw:`,
+      };
+      const worker = start('raw worker', 'raw-amqp.child', { ...env, ROLE: 'worker' });
+      await worker.next('ready');
+      const front = start('raw front', 'raw-amqp.child', { ...env, ROLE: 'front' });
+      const { url } = await front.next<{ event: string; url: string }>('ready');
+      return { label: 'raw', url, tokens: [], front, workers: [worker] };
+    };
     const inProcessNode = start(
       'in-process',
       'service.child',
@@ -325,7 +376,7 @@ async function main(): Promise<void> {
       const prefix = `bench-mcp-${runId}-${label}`;
       const common = {
         ...base,
-        AMQP_URL: amqpUrl!,
+        AMQP_URL: pausableAmqpUrl(amqpUrl!),
         AMQP_PREFIX: prefix,
         MONGODB_URL: db(label),
         SANDBOX_THREADS: '1',
@@ -353,7 +404,7 @@ async function main(): Promise<void> {
       return { label, url: ready.url, tokens: ready.tokens, front: api, workers: nodes };
     };
 
-    const [bareReady, inProcessReady, amqp1, amqp2] = await Promise.all([
+    const [bareReady, inProcessReady, amqp1, amqp2, rawCase] = await Promise.all([
       bare.next<{ event: string; url: string }>('ready'),
       inProcessNode.next<{ event: string; url: string; tokens: string[]; agentIds: string[] }>(
         'ready',
@@ -361,6 +412,7 @@ async function main(): Promise<void> {
       ),
       amqpUrl ? cluster('amqp1', 1) : undefined,
       amqpUrl ? cluster('amqp2', 2) : undefined,
+      amqpUrl ? raw() : undefined,
     ]);
     agentIds.push(...inProcessReady.agentIds);
     const inProcess: ServiceCase = {
@@ -373,7 +425,9 @@ async function main(): Promise<void> {
     log(`all nodes ready (${processes.length} processes)`);
 
     // Sanity: one call through each, so that a broken setup fails loudly rather than measuring errors.
-    for (const c of [inProcess, amqp1, amqp2]) {
+    // (e) takes any token signed with the secret: the in-process node's.
+    const rawWithTokens = rawCase ? { ...rawCase, tokens: inProcess.tokens } : undefined;
+    for (const c of [inProcess, amqp1, amqp2, rawWithTokens]) {
       if (!c) continue;
       const set = await postMcp(c.url, c.tokens[0], memBodies(0)[0]);
       const get = await postMcp(c.url, c.tokens[0], memBodies(0)[1]);
@@ -398,10 +452,14 @@ async function main(): Promise<void> {
       workers: readonly BenchProcess[];
     }): CpuSource[] => [
       {
-        name: c.key === 'bare' ? 'bare' : c.workers.length > 0 ? 'api' : 'service',
+        name:
+          c.key === 'bare' ? 'bare' : c.key === 'raw' ? 'front' : c.workers.length > 0 ? 'api' : 'service',
         cpuMicros: () => c.front.cpuMicros(),
       },
-      ...c.workers.map((w, i) => ({ name: `worker${i + 1}`, cpuMicros: () => w.cpuMicros() })),
+      ...c.workers.map((w, i) => ({
+        name: c.key === 'raw' ? 'worker' : `worker${i + 1}`,
+        cpuMicros: () => w.cpuMicros(),
+      })),
     ];
 
     // proc_execute: each worker's main thread too (HTTP-less: transport, kernel, router, the hand-over
@@ -427,8 +485,11 @@ async function main(): Promise<void> {
       { key: 'inProcess', ...inProcess },
       ...(amqp1 ? [{ key: 'amqp1', ...amqp1 }] : []),
       ...(amqp2 ? [{ key: 'amqp2', ...amqp2 }] : []),
+      ...(rawWithTokens ? [{ key: 'raw', ...rawWithTokens }] : []),
     ];
-    const runner = new CaseRunner(shared);
+    // The nodes a case may pause: all but the shared document server.
+    const nodes = processes.filter((p) => p !== mongo);
+    const runner = new CaseRunner(shared, nodes);
     for (let round = 0; round < ROUNDS; round++) {
       log(`mem_set/mem_get round ${round + 1}/${ROUNDS} (${SECONDS} s per case, ${CONNECTIONS} connections)`);
       for (const c of memCases) {
@@ -443,6 +504,7 @@ async function main(): Promise<void> {
           },
           sourcesOf(c),
           round === 0,
+          [c.front, ...c.workers],
         );
       }
     }
@@ -476,7 +538,7 @@ async function main(): Promise<void> {
         `  ${c.key}, one call at a time: ${probes[c.key].latencyMs} ms, of which ${probes[c.key].runMs} ms in the sandbox`,
       );
     }
-    const procRunner = new CaseRunner(shared);
+    const procRunner = new CaseRunner(shared, nodes);
     for (let round = 0; round < PROC_ROUNDS; round++) {
       log(
         `proc_execute ~${PROC_LOOP_MS} ms loop, round ${round + 1}/${PROC_ROUNDS} (${PROC_CONNECTIONS} connections)`,
@@ -494,6 +556,7 @@ async function main(): Promise<void> {
           },
           procSourcesOf(c),
           round === 0,
+          [c.front, ...c.workers],
         );
       }
     }
@@ -512,7 +575,7 @@ async function main(): Promise<void> {
     }
     results.procScaleOut = scale;
 
-    const trivialRunner = new CaseRunner(shared);
+    const trivialRunner = new CaseRunner(shared, nodes);
     for (let round = 0; round < ROUNDS; round++) {
       log(`proc_execute 1+1 in process, round ${round + 1}/${ROUNDS} (${CONNECTIONS} connections)`);
       await trivialRunner.measure(
@@ -526,6 +589,7 @@ async function main(): Promise<void> {
         },
         sourcesOf(inProcess),
         round === 0,
+        [inProcess.front],
       );
     }
     results.procTrivial = {
@@ -539,7 +603,7 @@ async function main(): Promise<void> {
     await Promise.all(processes.map((p) => p.stop(5_000)));
     killAllChildren();
     let redisDeleted = 0;
-    if (redisUrl) redisDeleted = await cleanRedis(redisUrl, barePrefix, agentIds).catch(() => -1);
+    if (redisUrl) redisDeleted = await cleanRedis(redisUrl, runPrefix, agentIds).catch(() => -1);
     if (amqpUrl) await deleteDeclaredAmqpNames(amqpUrl, declared, 'bench-mcp-cleanup').catch(() => undefined);
     log(
       `cleaned: ${redisDeleted} Redis keys, ${declared.queues.size} queues, ${declared.exchanges.size} exchanges`,
@@ -687,11 +751,18 @@ ${row('(d) bare Express + JWT verify + Redis', mem.bare, false)}
 ${row('(a) in-process (ROLE=all)', mem.inProcess)}
 ${row('(b) AMQP, api + 1 worker', mem.amqp1)}
 ${row('(c) AMQP, api + 2 workers', mem.amqp2)}
+${row('(e) raw amqplib: bare split over RabbitMQ (the ceiling)', mem.raw)}
 
 The bare handler verifies the JWT signature with the service's own check (direct HS256, KeyObject)
 and does one Redis SET EX or GET on a client with the same auto-pipelining as the service's; it checks no revocation (the service checks its in-memory list of revocations,
 kept by broadcast and a sync of the cache log every second: no Redis read per request) and runs no
 other middleware, no input schema, no actor, no route record, no call counting.
+
+(e) is the ceiling the issue names ("a raw amqplib round trip with the same Redis calls"): the
+bare handler's front publishes \`{sub, body}\` to a classic, non-durable queue (no publisher
+confirm, not persistent) with direct reply-to; a worker process does the bare handler's Redis call
+and replies. None of the transport's guarantees (quorum queue, confirms, dedupe, dead letters,
+batches handed back over turn slots) and nothing of the service's path.
 
 ## proc_execute
 
@@ -714,7 +785,13 @@ kernel, router, hand-over to Piscina); the difference is mostly its sandbox thre
 | check | value | target | result |
 |---|---:|---:|---|
 ${checks.map((c) => `| ${c.name} | ${c.value} | ${c.target} | ${c.pass ? 'pass' : '**fail**'} |`).join('\n')}
-`;
+${
+  mem.raw
+    ? `
+For reference, in the same run the raw amqplib round trip (e) reached ${pct(mem.raw.requestsPerSec / bare)} of bare with p99 ${mem.raw.p99Ms} ms.
+`
+    : ''
+}`;
 }
 
 main().catch((err: unknown) => {

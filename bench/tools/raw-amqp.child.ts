@@ -1,0 +1,150 @@
+import { createSecretKey } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import * as amqp from 'amqplib';
+import type { ConsumeMessage } from 'amqplib';
+import express from 'express';
+import { Redis } from 'ioredis';
+import { bearerSubject, memCall, UNAUTHORIZED, type MemAnswer } from './bare-mem';
+
+/**
+ * The ceiling of `bench:mcp`'s AMQP cases (the issue's "raw amqplib round trip with the same Redis
+ * calls"): the bare handler split in two over RabbitMQ with nothing of ours on the way, and with
+ * none of the guarantees of our transport.
+ *
+ * ROLE = 'front': bare.child's Express app, whose `POST /mcp` checks the bearer token, publishes
+ *   `{sub, body}` to RAW_QUEUE (no publisher confirm, not persistent) with RabbitMQ's direct
+ *   reply-to and a correlation id, and answers what comes back.
+ * ROLE = 'worker': consumes RAW_QUEUE (classic, non-durable, deleted with its last consumer;
+ *   prefetch 64, acked after the reply), does the Redis call of bare.child and replies.
+ *
+ * Both connect with `noDelay` (no Nagle delay on small frames). Env: AMQP_URL, RAW_QUEUE,
+ * REDIS_URL, JWT_SECRET, BENCH_REDIS_PREFIX. IPC like service.child: `{event: 'ready', url?}`;
+ * on `{cmd: 'stop'}` (or when the parent goes away) `{event: 'declared', queues}` and exit.
+ */
+const env = process.env;
+const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
+const TIMEOUT_MS = 10_000;
+const TIMED_OUT: MemAnswer = { status: 504, body: { success: false, code: 'TIMEOUT' } };
+
+async function connect(): Promise<amqp.ChannelModel> {
+  const connection = await amqp.connect(env.AMQP_URL!, {
+    noDelay: true,
+    clientProperties: { connection_name: `${env.RAW_QUEUE}:${env.ROLE}` },
+  });
+  connection.on('error', () => undefined);
+  return connection;
+}
+
+async function worker(): Promise<() => Promise<void>> {
+  const prefix = env.BENCH_REDIS_PREFIX ?? 'bench:mcp:raw:';
+  const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+    lazyConnect: true,
+    enableAutoPipelining: true,
+  });
+  await redis.connect();
+  const connection = await connect();
+  const channel = await connection.createChannel();
+  await channel.assertQueue(env.RAW_QUEUE!, { durable: false, autoDelete: true });
+  await channel.prefetch(64);
+  await channel.consume(env.RAW_QUEUE!, (msg) => {
+    if (!msg) return;
+    const { replyTo, correlationId } = msg.properties as { replyTo?: string; correlationId?: string };
+    let request: { sub: string; body: unknown };
+    try {
+      request = JSON.parse(msg.content.toString()) as { sub: string; body: unknown };
+    } catch {
+      channel.ack(msg);
+      return;
+    }
+    void memCall(redis, prefix, request.sub, request.body).then((answer) => {
+      if (replyTo) channel.publish('', replyTo, Buffer.from(JSON.stringify(answer)), { correlationId });
+      channel.ack(msg);
+    });
+  });
+  return async () => {
+    await connection.close().catch(() => undefined);
+    await redis.quit().catch(() => undefined);
+  };
+}
+
+async function front(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const key = createSecretKey(Buffer.from(env.JWT_SECRET ?? '', 'utf8'));
+  const connection = await connect();
+  const channel = await connection.createChannel();
+  const waiting = new Map<string, (answer: MemAnswer) => void>();
+  // Direct reply-to: no queue, consumed without acknowledgements on the publishing channel.
+  await channel.consume(
+    DIRECT_REPLY_TO,
+    (msg: ConsumeMessage | null) => {
+      const id = msg?.properties.correlationId as string | undefined;
+      const resolve = id === undefined ? undefined : waiting.get(id);
+      if (!msg || !resolve) return;
+      waiting.delete(id!);
+      resolve(JSON.parse(msg.content.toString()) as MemAnswer);
+    },
+    { noAck: true },
+  );
+  let next = 0;
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '1mb' }));
+  app.post('/mcp', (req, res) => {
+    const sub = bearerSubject(req.headers.authorization, key);
+    const reply = (answer: MemAnswer) => res.status(answer.status).json(answer.body);
+    if (sub === undefined) return void reply(UNAUTHORIZED);
+    const correlationId = String(next++);
+    const timer = setTimeout(() => {
+      waiting.delete(correlationId);
+      reply(TIMED_OUT);
+    }, TIMEOUT_MS);
+    waiting.set(correlationId, (answer) => {
+      clearTimeout(timer);
+      reply(answer);
+    });
+    channel.publish('', env.RAW_QUEUE!, Buffer.from(JSON.stringify({ sub, body: req.body as unknown })), {
+      replyTo: DIRECT_REPLY_TO,
+      correlationId,
+    });
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await connection.close().catch(() => undefined);
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let stop: () => Promise<void>;
+  if (env.ROLE === 'worker') {
+    stop = await worker();
+    process.send?.({ event: 'ready' });
+  } else {
+    const served = await front();
+    stop = served.stop;
+    process.send?.({ event: 'ready', url: served.url });
+  }
+  let stopping = false;
+  const end = () => {
+    if (stopping) return;
+    stopping = true;
+    if (process.connected) process.send?.({ event: 'declared', queues: [env.RAW_QUEUE], exchanges: [] });
+    void stop().finally(() => process.exit(0));
+  };
+  process.on('message', (m: { cmd?: string }) => {
+    if (m?.cmd === 'stop') end();
+  });
+  process.on('disconnect', end);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `bench raw amqplib (${env.ROLE ?? 'front'}): ${String((err as Error)?.stack ?? err)}\n`,
+  );
+  process.exit(1);
+});
