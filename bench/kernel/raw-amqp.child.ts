@@ -13,24 +13,16 @@
  * IPC: `{ event: 'ready', url? }` once serving; `{ cmd: 'stop' }` stops it.
  */
 import type { AddressInfo } from 'node:net';
-import * as amqp from 'amqplib';
 import type { ConsumeMessage } from 'amqplib';
 import express from 'express';
 import { onStopRequest, tell } from './children';
+import { connectRaw, DIRECT_REPLY_TO } from '../support/raw-amqp';
 
 const env = process.env;
-const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 /** A request not answered by then fails with 504 (the broker or the responder is away). */
 const TIMEOUT_MS = 10_000;
 
-async function connect(): Promise<amqp.ChannelModel> {
-  const connection = await amqp.connect(env.AMQP_URL!, {
-    noDelay: true,
-    clientProperties: { connection_name: `${env.QUEUE}:${env.ROLE}` },
-  });
-  connection.on('error', () => undefined);
-  return connection;
-}
+const connect = () => connectRaw(env.AMQP_URL!, `${env.QUEUE}:${env.ROLE}`);
 
 async function responder(): Promise<void> {
   const body = JSON.parse(env.BODY || '{}') as Record<string, unknown>;

@@ -1,10 +1,10 @@
 import { createSecretKey } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import * as amqp from 'amqplib';
 import type { ConsumeMessage } from 'amqplib';
 import express from 'express';
 import { Redis } from 'ioredis';
 import { bearerSubject, memCall, UNAUTHORIZED, type MemAnswer } from './bare-mem';
+import { connectRaw, DIRECT_REPLY_TO } from '../support/raw-amqp';
 
 /**
  * The ceiling of `bench:mcp`'s AMQP cases (the issue's "raw amqplib round trip with the same Redis
@@ -22,18 +22,10 @@ import { bearerSubject, memCall, UNAUTHORIZED, type MemAnswer } from './bare-mem
  * on `{cmd: 'stop'}` (or when the parent goes away) `{event: 'declared', queues}` and exit.
  */
 const env = process.env;
-const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 const TIMEOUT_MS = 10_000;
 const TIMED_OUT: MemAnswer = { status: 504, body: { success: false, code: 'TIMEOUT' } };
 
-async function connect(): Promise<amqp.ChannelModel> {
-  const connection = await amqp.connect(env.AMQP_URL!, {
-    noDelay: true,
-    clientProperties: { connection_name: `${env.RAW_QUEUE}:${env.ROLE}` },
-  });
-  connection.on('error', () => undefined);
-  return connection;
-}
+const connect = () => connectRaw(env.AMQP_URL!, `${env.RAW_QUEUE}:${env.ROLE}`);
 
 async function worker(): Promise<() => Promise<void>> {
   const prefix = env.BENCH_REDIS_PREFIX ?? 'bench:mcp:raw:';
