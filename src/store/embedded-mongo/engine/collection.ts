@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { ErrorCodes, fail, MongoCommandError } from '../errors';
+import { ExpirySchedule } from './expiry-schedule';
 import { IndexKeyer, type IndexDefinition, type IndexEntry } from './index-spec';
 import { valuesAtPath } from './paths';
 import { valueKey } from './value-key';
@@ -39,6 +40,8 @@ export class Collection {
   readonly indexes = new Map<string, SecondaryIndex>();
   /** Indexes with `expireAfterSeconds` on a single field. */
   ttl: SecondaryIndex[] = [];
+  /** When each document expires under `ttl` (see `takeExpired`). */
+  private readonly expiries = new ExpirySchedule();
 
   constructor(
     readonly db: string,
@@ -78,6 +81,52 @@ export class Collection {
 
   private refreshTtl(): void {
     this.ttl = [...this.indexes.values()].filter((i) => i.def.expireAfterSeconds !== undefined);
+    this.reschedule();
+  }
+
+  /** Schedules every document again (TTL indexes changed, or stale entries piled up). */
+  private reschedule(): void {
+    const entries: Array<{ at: number; idKey: string; doc: Document }> = [];
+    if (this.ttl.length > 0) {
+      for (const [idKey, doc] of this.docs) {
+        const at = this.expiryOf(doc);
+        if (at !== undefined) entries.push({ at, idKey, doc });
+      }
+    }
+    this.expiries.rebuild(entries);
+  }
+
+  private schedule(doc: Document, idKey: string): void {
+    if (this.ttl.length === 0) return;
+    const at = this.expiryOf(doc);
+    if (at !== undefined) this.expiries.add(at, idKey, doc);
+  }
+
+  /** The earliest time (ms) at which a TTL index makes `doc` expire, if any does. */
+  private expiryOf(doc: Document): number | undefined {
+    let earliest: number | undefined;
+    for (const index of this.ttl) {
+      const ms = index.def.expireAfterSeconds! * 1000;
+      for (const v of valuesAtPath(doc, index.keyer.fields[0])) {
+        for (const d of Array.isArray(v) ? v : [v]) {
+          if (d instanceof Date && (earliest === undefined || d.getTime() + ms < earliest))
+            earliest = d.getTime() + ms;
+        }
+      }
+    }
+    return earliest;
+  }
+
+  /**
+   * The documents expired at `nowMs` (for the TTL sweep, which removes them), found through the
+   * expiry schedule: only what is due is visited, whatever the collection's size.
+   */
+  takeExpired(nowMs: number): Document[] {
+    if (this.ttl.length === 0) return [];
+    const due = this.expiries.takeDue(nowMs, (idKey) => this.docs.get(idKey));
+    // Replaced documents leave stale entries behind; drop them once they outnumber the documents.
+    if (this.expiries.size > 2 * this.docs.size + 1024) this.reschedule();
+    return due.filter((doc) => this.isExpired(doc, nowMs));
   }
 
   /** Inserts a new document (it must carry `_id`). */
@@ -87,6 +136,7 @@ export class Collection {
     const planned = this.planEntries(doc, idKey);
     this.docs.set(idKey, doc);
     for (const [index, entries] of planned) for (const e of entries) index.entries!.set(e.key, idKey);
+    this.schedule(doc, idKey);
   }
 
   /** Swaps `oldDoc` for `newDoc` (same `_id`), keeping its position in the natural order. */
@@ -96,6 +146,7 @@ export class Collection {
     this.unindex(oldDoc, idKey);
     this.docs.set(idKey, newDoc);
     for (const [index, entries] of planned) for (const e of entries) index.entries!.set(e.key, idKey);
+    this.schedule(newDoc, idKey);
   }
 
   remove(doc: Document): void {

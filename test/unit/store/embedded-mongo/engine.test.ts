@@ -5,6 +5,7 @@ import { fastUpdate } from '../../../../src/store/embedded-mongo/engine/fast-upd
 import { matcher } from '../../../../src/store/embedded-mongo/engine/planner';
 import { lookupKey, IndexKeyer } from '../../../../src/store/embedded-mongo/engine/index-spec';
 import { compileFastProjection } from '../../../../src/store/embedded-mongo/engine/projection';
+import { Collection } from '../../../../src/store/embedded-mongo/engine/collection';
 import { Store, withBatch } from '../../../../src/store/embedded-mongo/engine/store';
 import { sweepExpired } from '../../../../src/store/embedded-mongo/engine/ttl-sweeper';
 import { applyUpdate, parseUpdate } from '../../../../src/store/embedded-mongo/engine/update';
@@ -214,6 +215,59 @@ describe('TTL sweeper', () => {
     expect(await sweepExpired(store)).toBe(2);
     expect([...store.collection('db', 'ttl')!.docs.values()].map((d) => d._id)).toEqual(['new', 'none']);
     expect(await sweepExpired(store)).toBe(0);
+  });
+
+  it('follows replacements, removals and index changes through its schedule', async () => {
+    const store = new Store();
+    const t0 = Date.now();
+    const at = (offsetSec: number) => new Date(t0 + offsetSec * 1000);
+    const coll = await withBatch(store, (batch) => {
+      const c = batch.ensureCollection('db', 'ttl');
+      batch.insert(c, { _id: 'before-index', at: at(-100) });
+      batch.createIndex(c, { v: 2, key: { at: 1 }, name: 'at_1', expireAfterSeconds: 10 });
+      batch.insert(c, { _id: 'moved-later', at: at(-100) });
+      batch.insert(c, { _id: 'moved-earlier', at: at(100) });
+      batch.insert(c, { _id: 'removed', at: at(-100) });
+      batch.insert(c, { _id: 'array', at: [at(100), at(-50)] });
+      batch.insert(c, { _id: 'later', at: at(20) });
+      return c;
+    });
+    await withBatch(store, (batch) => {
+      batch.replace(coll, coll.docs.get(valueKey('moved-later'))!, { _id: 'moved-later', at: at(100) });
+      batch.replace(coll, coll.docs.get(valueKey('moved-earlier'))!, { _id: 'moved-earlier', at: at(-100) });
+      batch.remove(coll, coll.docs.get(valueKey('removed'))!);
+    });
+    const ids = () => [...coll.docs.values()].map((d) => d._id).sort();
+    expect(await sweepExpired(store, t0)).toBe(3); // before-index, moved-earlier, array
+    expect(ids()).toEqual(['later', 'moved-later']);
+    expect(await sweepExpired(store, t0 + 29_000)).toBe(0);
+    expect(await sweepExpired(store, t0 + 30_000)).toBe(1); // later: 20 s + 10 s
+    expect(ids()).toEqual(['moved-later']);
+
+    // A second TTL index with a shorter delay applies to the documents already there.
+    await withBatch(store, (batch) =>
+      batch.createIndex(coll, { v: 2, key: { at: 1 }, name: 'at_short', expireAfterSeconds: 1 }),
+    );
+    expect(await sweepExpired(store, t0 + 101_000)).toBe(1);
+    expect(ids()).toEqual([]);
+  });
+
+  it('visits only the documents that are due, whatever the size of the collection', async () => {
+    const store = new Store();
+    const now = Date.now();
+    await withBatch(store, (batch) => {
+      const c = batch.ensureCollection('db', 'big');
+      batch.createIndex(c, { v: 2, key: { at: 1 }, name: 'at_1', expireAfterSeconds: 60 });
+      for (let i = 0; i < 20_000; i++) batch.insert(c, { _id: i, at: new Date(now) });
+      for (let i = 0; i < 3; i++) batch.insert(c, { _id: `old${i}`, at: new Date(now - 120_000) });
+    });
+    const checks = jest.spyOn(Collection.prototype, 'isExpired');
+    try {
+      expect(await sweepExpired(store, now)).toBe(3);
+      expect(checks.mock.calls.length).toBeLessThanOrEqual(3);
+    } finally {
+      checks.mockRestore();
+    }
   });
 });
 
