@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { ErrorCodes, fail, MongoCommandError } from '../errors';
-import { ExpirySchedule } from './expiry-schedule';
+import { ExpirySchedule, type Expiry } from './expiry-schedule';
 import { IndexKeyer, type IndexDefinition, type IndexEntry } from './index-spec';
 import { valuesAtPath } from './paths';
 import { valueKey } from './value-key';
@@ -86,11 +86,11 @@ export class Collection {
 
   /** Schedules every document again (TTL indexes changed, or stale entries piled up). */
   private reschedule(): void {
-    const entries: Array<{ at: number; idKey: string; doc: Document }> = [];
+    const entries: Expiry[] = [];
     if (this.ttl.length > 0) {
       for (const [idKey, doc] of this.docs) {
         const at = this.expiryOf(doc);
-        if (at !== undefined) entries.push({ at, idKey, doc });
+        if (at !== undefined) entries.push({ at, idKey });
       }
     }
     this.expiries.rebuild(entries);
@@ -99,7 +99,7 @@ export class Collection {
   private schedule(doc: Document, idKey: string): void {
     if (this.ttl.length === 0) return;
     const at = this.expiryOf(doc);
-    if (at !== undefined) this.expiries.add(at, idKey, doc);
+    if (at !== undefined) this.expiries.add(at, idKey);
   }
 
   /** The earliest time (ms) at which a TTL index makes `doc` expire, if any does. */
@@ -123,10 +123,16 @@ export class Collection {
    */
   takeExpired(nowMs: number): Document[] {
     if (this.ttl.length === 0) return [];
-    const due = this.expiries.takeDue(nowMs, (idKey) => this.docs.get(idKey));
-    // Replaced documents leave stale entries behind; drop them once they outnumber the documents.
+    const expired: Document[] = [];
+    for (const idKey of this.expiries.takeDue(nowMs)) {
+      // As the document is now: gone, or replaced by a version that expires later (it has its
+      // own entry), it is skipped.
+      const doc = this.docs.get(idKey);
+      if (doc && this.isExpired(doc, nowMs)) expired.push(doc);
+    }
+    // Replaced and removed documents leave entries behind; drop them once they outnumber the documents.
     if (this.expiries.size > 2 * this.docs.size + 1024) this.reschedule();
-    return due.filter((doc) => this.isExpired(doc, nowMs));
+    return expired;
   }
 
   /** Inserts a new document (it must carry `_id`). */

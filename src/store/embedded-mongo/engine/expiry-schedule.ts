@@ -1,10 +1,7 @@
-import type { Document } from 'bson';
-
-/** One scheduled expiry: the document version it was computed for, and when it expires. */
-interface Expiry {
+/** One scheduled expiry: a document (its canonical `_id` key) and when it expires. */
+export interface Expiry {
   at: number;
   idKey: string;
-  doc: Document;
 }
 
 /**
@@ -13,9 +10,10 @@ interface Expiry {
  * collection: route records alone reach hundreds of thousands of documents under load, and a full
  * scan blocked the server's event loop for tens of milliseconds every second, growing with the data.
  *
- * An entry names the document version it was computed for. Replacing a document schedules the new
- * version and leaves the old entry behind, stale: it is skipped when it reaches the top (the
- * document is gone or is another version). Stale entries are dropped in bulk when they outnumber
+ * Entries are only hints: replacing a document schedules its new version and leaves the old entry
+ * behind, and removing one leaves its entry too. The collection checks each due document as it is
+ * now (gone, or not expired yet: skipped; its current version has an entry of its own). Entries
+ * hold no document, so stale ones cost a few bytes; they are dropped in bulk when they outnumber
  * the documents (`rebuild`).
  */
 export class ExpirySchedule {
@@ -25,9 +23,9 @@ export class ExpirySchedule {
     return this.heap.length;
   }
 
-  add(at: number, idKey: string, doc: Document): void {
+  add(at: number, idKey: string): void {
     const heap = this.heap;
-    heap.push({ at, idKey, doc });
+    heap.push({ at, idKey });
     let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -37,24 +35,17 @@ export class ExpirySchedule {
     }
   }
 
-  /**
-   * Takes out every entry due at `now` and returns the documents they name that are still the
-   * current version (`current(idKey) === doc`). The caller still checks each one against the
-   * collection's TTL indexes.
-   */
-  takeDue(now: number, current: (idKey: string) => Document | undefined): Document[] {
-    const out: Document[] = [];
-    while (this.heap.length > 0 && this.heap[0].at <= now) {
-      const top = this.pop();
-      if (current(top.idKey) === top.doc) out.push(top.doc);
-    }
-    return out;
+  /** Takes out every entry due at `now`; returns their keys, each once. */
+  takeDue(now: number): Set<string> {
+    const due = new Set<string>();
+    while (this.heap.length > 0 && this.heap[0].at <= now) due.add(this.pop().idKey);
+    return due;
   }
 
   /** Replaces the whole schedule (after an index change, or to drop stale entries). */
   rebuild(entries: Iterable<Expiry>): void {
     this.heap = [];
-    for (const e of entries) this.add(e.at, e.idKey, e.doc);
+    for (const e of entries) this.add(e.at, e.idKey);
   }
 
   private pop(): Expiry {
