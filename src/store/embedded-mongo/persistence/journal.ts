@@ -3,8 +3,12 @@ import type { Logger } from '../../../logging/logger';
 import { frameRecord, JOURNAL_MAGIC } from './record-codec';
 import { writeFileDurably } from './durable-file';
 
-/** Produces the framed records of the whole live state (used for online compaction). */
-export type SnapshotSource = () => Buffer[];
+/**
+ * Produces the framed records of the whole live state (used for online compaction). It must
+ * capture the state synchronously, when called: the records pending at that moment are covered by
+ * it, and those appended while it completes are written after it.
+ */
+export type SnapshotSource = () => Buffer[] | Promise<Buffer[]>;
 
 /** Tuning of the journal. */
 export interface JournalOptions {
@@ -124,7 +128,7 @@ export class Journal {
     this.pending = [];
     this.waiters = [];
     try {
-      const records = this.snapshot();
+      const records = await this.snapshot();
       const size = await writeFileDurably(this.path, [JOURNAL_MAGIC, ...records]);
       const old = this.handle;
       this.handle = await fsp.open(this.path, 'a');

@@ -59,7 +59,7 @@ export async function openPersistentStore(
       }
     }
     await writeFileDurably(file, [JOURNAL_MAGIC, ...store.snapshotRecords()]);
-    store.journal = await Journal.open(file, () => store.snapshotRecords(), logger, options);
+    store.journal = await Journal.open(file, () => store.snapshotRecordsInSlices(), logger, options);
     return {
       store,
       close: async () => {

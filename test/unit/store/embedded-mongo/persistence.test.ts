@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serialize } from 'bson';
 import { silentLogger } from '../../../../src/logging/logger';
-import { withBatch } from '../../../../src/store/embedded-mongo/engine/store';
+import { Store, withBatch } from '../../../../src/store/embedded-mongo/engine/store';
 import {
   JOURNAL_MAGIC,
   frameRecord,
@@ -83,6 +83,59 @@ describe('journal records', () => {
     expect(read(file).payloads).toBe(21);
     await opened.close();
     expect(readFileSync(file).subarray(0, JOURNAL_MAGIC.length).equals(JOURNAL_MAGIC)).toBe(true);
+  });
+
+  it('compacts online in slices, serving the event loop, and keeps the writes made meanwhile', async () => {
+    let opened = await openPersistentStore(dir, silentLogger, {
+      compactMinBytes: 64 * 1024,
+      compactRatio: 1,
+    });
+    const store = opened.store;
+    await withBatch(store, (batch) => {
+      const coll = batch.ensureCollection('db', 'c');
+      for (let i = 0; i < 5000; i++) batch.insert(coll, { _id: `d${i}`, pad: 'z'.repeat(40) });
+    });
+    // The next write finds the journal grown past the threshold: it is covered by a compaction.
+    const snapshot = jest.spyOn(store, 'snapshotRecordsInSlices');
+    let compacting = false;
+    snapshot.mockImplementation(async (sliceSize?: number) => {
+      compacting = true;
+      try {
+        return await Store.prototype.snapshotRecordsInSlices.call(store, sliceSize);
+      } finally {
+        compacting = false;
+      }
+    });
+    let ticksWhileCompacting = 0;
+    let meanwhile: Promise<unknown> | undefined;
+    let stop = false;
+    const tick = () => {
+      if (compacting) {
+        ticksWhileCompacting++;
+        // A write while the snapshot is being serialised: it follows the snapshot in the journal.
+        meanwhile ??= withBatch(store, (batch) => {
+          const coll = batch.ensureCollection('db', 'c');
+          batch.remove(coll, coll.docs.get('sd0')!);
+          batch.insert(coll, { _id: 'late' });
+        });
+      }
+      if (!stop) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await withBatch(store, (batch) => batch.insert(batch.ensureCollection('db', 'c'), { _id: 'covered' }));
+    stop = true;
+    await meanwhile;
+    expect(snapshot).toHaveBeenCalledTimes(1);
+    expect(ticksWhileCompacting).toBeGreaterThan(0);
+    expect(meanwhile).toBeDefined();
+    await opened.close();
+
+    opened = await openPersistentStore(dir, silentLogger);
+    const coll = opened.store.collection('db', 'c')!;
+    expect(coll.docs.size).toBe(5001);
+    expect(coll.docs.has('scovered') && coll.docs.has('slate')).toBe(true);
+    expect(coll.docs.has('sd0')).toBe(false);
+    await opened.close();
   });
 
   it('refuses writes after a journal failure instead of pretending', async () => {
