@@ -11,7 +11,8 @@ import { isPlainObject, valueKey } from './value-key';
 /**
  * Chooses which documents a filter has to look at. Equality on `_id` (or `$in` of values) and
  * equality on every field of a complete unique index are answered from hash maps, without a scan;
- * anything else scans the collection. Candidates are then checked with mingo, except when the
+ * equality on the leading field of another index narrows the candidates to the documents holding
+ * that value (`Collection.buckets`); anything else scans the collection. Candidates are then checked with mingo, except when the
  * filter is exactly `{ _id: <value> }`, where the map lookup already is the answer.
  */
 export interface Matcher {
@@ -39,9 +40,8 @@ function equalityValue(v: unknown): { ok: boolean; value?: unknown } {
   return { ok: true, value: v };
 }
 
-function idCandidates(filter: Document): string[] | undefined {
-  if (!Object.prototype.hasOwnProperty.call(filter, '_id')) return undefined;
-  const cond = filter._id;
+/** Canonical keys an equality condition names (a value, `$eq`, or `$in` of values), if it is one. */
+function equalityKeys(cond: unknown): string[] | undefined {
   const eq = equalityValue(cond);
   if (eq.ok) return [valueKey(eq.value)];
   if (isPlainObject(cond) && Object.keys(cond).length === 1 && Array.isArray(cond.$in)) {
@@ -54,6 +54,33 @@ function idCandidates(filter: Document): string[] | undefined {
     return [...new Set(keys)];
   }
   return undefined;
+}
+
+function idCandidates(filter: Document): string[] | undefined {
+  if (!Object.prototype.hasOwnProperty.call(filter, '_id')) return undefined;
+  return equalityKeys(filter._id);
+}
+
+/**
+ * Equality on the leading field of an index (`Collection.buckets`): the documents holding that
+ * value, from the smallest bucket the filter names. They are candidates, tested against the whole
+ * filter like any others.
+ */
+function bucketCandidates(coll: Collection, filter: Document): string[] | undefined {
+  let best: { byValue: Map<string, Set<string>>; keys: string[]; size: number } | undefined;
+  for (const [field, byValue] of coll.buckets) {
+    if (!Object.prototype.hasOwnProperty.call(filter, field)) continue;
+    const keys = equalityKeys(filter[field]);
+    if (!keys) continue;
+    let size = 0;
+    for (const k of keys) size += byValue.get(k)?.size ?? 0;
+    if (!best || size < best.size) best = { byValue, keys, size };
+  }
+  if (!best) return undefined;
+  if (best.keys.length === 1) return [...(best.byValue.get(best.keys[0]) ?? [])];
+  const ids = new Set<string>();
+  for (const k of best.keys) for (const id of best.byValue.get(k) ?? []) ids.add(id);
+  return [...ids];
 }
 
 function uniqueCandidates(coll: Collection, filter: Document): string[] | undefined {
@@ -106,7 +133,10 @@ export function matcher(coll: Collection | undefined, rawFilter: unknown, opts: 
   const test = fast ?? ((doc: Document) => mingoQuery().test(doc));
   if (!fast) mingoQuery(); // compile now: a bad filter must fail even on an empty collection
   const useHash = !opts.collation;
-  const keys = useHash && coll ? (idCandidates(filter) ?? uniqueCandidates(coll, filter)) : undefined;
+  const keys =
+    useHash && coll
+      ? (idCandidates(filter) ?? uniqueCandidates(coll, filter) ?? bucketCandidates(coll, filter))
+      : undefined;
   const exactId = keys !== undefined && onlyId;
   function* candidates(): Generator<Document> {
     if (!coll) return;
