@@ -6,6 +6,7 @@ import type { Cursor } from 'mingo/cursor';
 import { MINGO_OPTIONS } from './mingo-options';
 import { matcher, type MatchOptions } from './planner';
 import { compileFastProjection } from './projection';
+import { TOP_SORTED_MAX, topSorted } from './top-sorted';
 import { isPlainObject } from './value-key';
 
 /** The shape options of a read (`find`, `findAndModify`, `count`). */
@@ -52,7 +53,8 @@ export function nonNegativeInt(value: unknown, field: string): number | undefine
 
 /**
  * The documents of a read, lazily: unsorted reads stream from the collection (so a `limit`
- * stops early); sorted or projected reads go through mingo's cursor.
+ * stops early); a sorted page of at most `TOP_SORTED_MAX` documents keeps only those
+ * (`topSorted`); other sorted reads and projection operators go through mingo's cursor.
  */
 export function readDocuments(
   coll: Collection | undefined,
@@ -68,10 +70,16 @@ export function readDocuments(
     return drain(withWindow(m.query.find<Document>(m.candidates(), opts.projection), opts.sort, skip, limit));
   }
   let docs: Iterator<Document>;
-  if (opts.sort) {
+  const bounded = opts.sort && !opts.collation && limit !== Infinity && skip + limit <= TOP_SORTED_MAX;
+  const matching = bounded ? [...m.matches()] : undefined;
+  // A sorted page (the listings' `sort` + `limit`): keep the best skip + limit, not sort them all.
+  const page = matching && topSorted(matching, opts.sort!, skip + limit);
+  if (page) {
+    docs = window(page, skip, limit);
+  } else if (opts.sort) {
     docs = drain(
       withWindow(
-        find(m.matches(), {}, undefined, { ...MINGO_OPTIONS, collation: opts.collation }),
+        find(matching ?? m.matches(), {}, undefined, { ...MINGO_OPTIONS, collation: opts.collation }),
         opts.sort,
         skip,
         limit,

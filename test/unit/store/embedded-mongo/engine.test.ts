@@ -1,10 +1,11 @@
 import { Long, ObjectId, UUID, type Document } from 'bson';
-import { Query } from 'mingo';
+import { aggregate, Query } from 'mingo';
 import { compileFastFilter } from '../../../../src/store/embedded-mongo/engine/fast-filter';
 import { fastUpdate } from '../../../../src/store/embedded-mongo/engine/fast-update';
 import { matcher } from '../../../../src/store/embedded-mongo/engine/planner';
 import { lookupKey, IndexKeyer } from '../../../../src/store/embedded-mongo/engine/index-spec';
 import { compileFastProjection } from '../../../../src/store/embedded-mongo/engine/projection';
+import { topSorted } from '../../../../src/store/embedded-mongo/engine/top-sorted';
 import { Collection } from '../../../../src/store/embedded-mongo/engine/collection';
 import { Store, withBatch } from '../../../../src/store/embedded-mongo/engine/store';
 import { sweepExpired } from '../../../../src/store/embedded-mongo/engine/ttl-sweeper';
@@ -198,6 +199,55 @@ describe('fast update and projection', () => {
     expect(compileFastProjection({ 'a.b': 1 })).toBeUndefined();
     expect(compileFastProjection({ a: { $slice: 1 } })).toBeUndefined();
     expect(compileFastProjection({ a: 1, b: 0 })).toBeUndefined();
+  });
+});
+
+describe('bounded sort', () => {
+  it('gives the page mingo gives (mixed types, missing fields, ties), and leaves other values to mingo', () => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
+    const values = [
+      1,
+      2,
+      2.5,
+      -1,
+      0,
+      10,
+      'a',
+      'b',
+      'B',
+      '',
+      new Date(1000),
+      new Date(2000),
+      null,
+      true,
+      false,
+    ];
+    const docs = Array.from({ length: 400 }, (_, i) => {
+      const doc: Document = { _id: i };
+      if (rnd() < 0.9) doc.a = pick(values);
+      if (rnd() < 0.9) doc.b = pick([1, 2, 3, 'x', new Date(5)]);
+      doc.n = { c: pick([1, 2, 3]) };
+      return doc;
+    });
+    const sorts: Document[] = [{ a: 1 }, { a: -1 }, { b: 1, a: -1 }, { 'n.c': -1, _id: 1 }, { b: -1 }];
+    for (const sort of sorts) {
+      for (const [skip, limit] of [
+        [0, 1],
+        [0, 50],
+        [30, 20],
+        [0, 400],
+        [390, 50],
+      ]) {
+        const reference = aggregate(docs, [{ $sort: sort }, { $skip: skip }, { $limit: limit }]);
+        const page = topSorted(docs, sort, skip + limit)!.slice(skip, skip + limit);
+        expect(page.map((d) => d._id)).toEqual(reference.map((d) => d._id));
+      }
+    }
+    for (const odd of [[3, 1], [], { x: 1 }, Long.fromNumber(2), new ObjectId(), NaN, -0]) {
+      expect(topSorted([...docs, { _id: 'odd', a: odd }], { a: 1 }, 10)).toBeUndefined();
+    }
   });
 });
 
