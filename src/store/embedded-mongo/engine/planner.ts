@@ -12,8 +12,9 @@ import { isPlainObject, valueKey } from './value-key';
  * Chooses which documents a filter has to look at. Equality on `_id` (or `$in` of values) and
  * equality on every field of a complete unique index are answered from hash maps, without a scan;
  * equality on the leading field of another index narrows the candidates to the documents holding
- * that value (`Collection.buckets`); anything else scans the collection. Candidates are then checked with mingo, except when the
- * filter is exactly `{ _id: <value> }`, where the map lookup already is the answer.
+ * that value (`Collection.buckets`); anything else scans the collection. Candidates are then
+ * checked with mingo, except when the filter is exactly `{ _id: <value> }`, where the map lookup
+ * already is the answer.
  */
 export interface Matcher {
   /** Documents matching the filter, in natural order, skipping expired ones. */

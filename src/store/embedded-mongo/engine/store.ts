@@ -40,21 +40,21 @@ export class Store {
    */
   async snapshotRecordsInSlices(sliceSize = SNAPSHOT_SLICE): Promise<Buffer[]> {
     const now = Date.now();
-    const plan: Array<{ head: Buffer[]; coll: Collection; docs: Document[] }> = [];
+    // Names as they are now: a collection renamed meanwhile gets its `rn` record after the snapshot.
+    const plan: Array<{ head: Buffer[]; db: string; name: string; coll: Collection; docs: Document[] }> = [];
     for (const [db, colls] of this.dbs) {
       for (const coll of colls.values()) {
         const head = frameRecord(serialize({ o: 'cc', d: db, c: coll.name }));
         for (const index of coll.indexes.values()) {
           head.push(...frameRecord(serialize({ o: 'ci', d: db, c: coll.name, v: index.def })));
         }
-        plan.push({ head, coll, docs: [...coll.docs.values()] });
+        plan.push({ head, db, name: coll.name, coll, docs: [...coll.docs.values()] });
       }
     }
     const out: Buffer[] = [];
     let sinceYield = 0;
-    for (const { head, coll, docs } of plan) {
+    for (const { head, db, name, coll, docs } of plan) {
       out.push(...head);
-      const { db, name } = coll;
       for (const doc of docs) {
         if (coll.ttl.length > 0 && coll.isExpired(doc, now)) continue;
         out.push(...frameRecord(serialize({ o: 'p', d: db, c: name, v: doc })));

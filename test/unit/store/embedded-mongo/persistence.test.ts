@@ -94,6 +94,8 @@ describe('journal records', () => {
     await withBatch(store, (batch) => {
       const coll = batch.ensureCollection('db', 'c');
       for (let i = 0; i < 5000; i++) batch.insert(coll, { _id: `d${i}`, pad: 'z'.repeat(40) });
+      // Serialised after `c`: renamed while `c` is being serialised.
+      batch.insert(batch.ensureCollection('db', 'other'), { _id: 'o1' });
     });
     // The next write finds the journal grown past the threshold: it is covered by a compaction.
     const snapshot = jest.spyOn(store, 'snapshotRecordsInSlices');
@@ -117,6 +119,7 @@ describe('journal records', () => {
           const coll = batch.ensureCollection('db', 'c');
           batch.remove(coll, coll.docs.get('sd0')!);
           batch.insert(coll, { _id: 'late' });
+          batch.renameCollection(store.collection('db', 'other')!, 'renamed');
         });
       }
       if (!stop) setImmediate(tick);
@@ -131,6 +134,8 @@ describe('journal records', () => {
     await opened.close();
 
     opened = await openPersistentStore(dir, silentLogger);
+    expect(opened.store.collection('db', 'other')).toBeUndefined();
+    expect([...opened.store.collection('db', 'renamed')!.docs.keys()]).toEqual(['so1']);
     const coll = opened.store.collection('db', 'c')!;
     expect(coll.docs.size).toBe(5001);
     expect(coll.docs.has('scovered') && coll.docs.has('slate')).toBe(true);
