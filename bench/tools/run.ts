@@ -31,6 +31,12 @@ import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from '.
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP_SECONDS = 2;
+/**
+ * Load before each later round of a case, not measured: the case's nodes were paused while the
+ * other cases ran, and their first second after SIGCONT (timers catching up, cold caches) is not
+ * the steady state the rounds measure.
+ */
+const REWARM_SECONDS = 1;
 const CONNECTIONS = 50;
 const AGENTS = 50;
 /**
@@ -219,7 +225,7 @@ class CaseRunner {
     let before: Array<number | undefined>;
     let after: Array<number | undefined>;
     try {
-      if (warm) await runLoad({ ...spec, seconds: WARMUP_SECONDS });
+      await runLoad({ ...spec, seconds: warm ? WARMUP_SECONDS : REWARM_SECONDS });
       before = all.map((s) => s.cpuMicros());
       run = await runLoad(spec);
       after = all.map((s) => s.cpuMicros());
@@ -676,6 +682,7 @@ async function main(): Promise<void> {
       secondsPerRound: SECONDS,
       rounds: ROUNDS,
       warmupSeconds: WARMUP_SECONDS,
+      rewarmSeconds: REWARM_SECONDS,
       connections: CONNECTIONS,
       agents: AGENTS,
       cache: 'redis (127.0.0.1)',
@@ -738,7 +745,7 @@ load average (1/5/15 min) ${la(report.loadAverage.before)} before, ${la(report.l
 
 \`POST /mcp\` with a bearer token (50 registered agents), 50 connections, each alternating
 \`mem_set\`/\`mem_get\` on its own agent's key; cache on Redis, the service nodes sharing one embedded
-MongoDB-wire server. Each case: 2 s warm-up, then ${ROUNDS} rounds × ${SECONDS} s interleaved with
+MongoDB-wire server. Each case: 2 s warm-up, then ${ROUNDS} rounds × ${SECONDS} s (each later one after 1 s of unmeasured load) interleaved with
 the other cases. CPU per request in µs: user + system time of each process over the measurements
 divided by the requests (RabbitMQ, Redis and the document server are shared: their figure includes
 their idle work and other users' load). \`all\` sums every process but autocannon; on a 2-core
