@@ -9,6 +9,14 @@ export interface LoadSpec {
   token(i: number): string;
   /** The request bodies connection `i` sends in turn, forever. */
   bodies(i: number): string[];
+  /**
+   * Seconds of load before `seconds`, on the same connections, not measured: the first
+   * requests of 50 fresh connections arrive at once and meet cold caches, and that ramp is not
+   * the steady state a round measures.
+   */
+  warmupSeconds?: number;
+  /** Called when the measured part starts (after the warm-up): CPU snapshots go here. */
+  onMeasureStart?: () => void;
 }
 
 /** What one load run measured. Latencies in ms, as autocannon reports each response. */
@@ -24,11 +32,17 @@ export interface LoadRun {
 export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
   let nextClient = 0;
   const latencies: number[] = [];
+  const warmupMs = (spec.warmupSeconds ?? 0) * 1000;
+  // Responses are counted from the end of the warm-up (a timer, so the boundary does not depend on
+  // a response arriving).
+  let measuring = warmupMs === 0;
+  let non2xx = 0;
+  let errors = 0;
   const instance = autocannon(
     {
       url: `${spec.url}/mcp`,
       connections: spec.connections,
-      duration: spec.seconds,
+      duration: spec.seconds + warmupMs / 1000,
       method: 'POST',
       timeout: 10,
       setupClient: (client) => {
@@ -40,20 +54,35 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
     },
     () => undefined,
   );
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+  if (measuring) spec.onMeasureStart?.();
+  const warmed =
+    warmupMs > 0
+      ? setTimeout(() => {
+          measuring = true;
+          spec.onMeasureStart?.();
+        }, warmupMs)
+      : undefined;
+  instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
+    if (!measuring) return;
     latencies.push(responseTime);
+    if (status < 200 || status > 299) non2xx += 1;
+  });
+  instance.on('reqError', () => {
+    if (measuring) errors += 1;
   });
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     instance.once('done', resolve);
     instance.once('error', reject);
   });
+  clearTimeout(warmed);
   return {
-    requests: result.requests.total,
+    // What was answered in the measured part (autocannon's totals include the warm-up).
+    requests: warmupMs > 0 ? latencies.length : result.requests.total,
     seconds: spec.seconds,
     latencies: Float64Array.from(latencies),
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
+    non2xx: warmupMs > 0 ? non2xx : result.non2xx,
+    errors: warmupMs > 0 ? errors : result.errors,
+    timeouts: warmupMs > 0 ? 0 : result.timeouts,
   };
 }
 

@@ -222,12 +222,15 @@ class CaseRunner {
     for (const p of idle) p.pause();
     let run: LoadRun;
     const all = [...sources, ...this.shared, { name: 'autocannon', cpuMicros: ownCpuMicros }];
-    let before: Array<number | undefined>;
+    let before: Array<number | undefined> = [];
     let after: Array<number | undefined>;
     try {
-      await runLoad({ ...spec, seconds: warm ? WARMUP_SECONDS : REWARM_SECONDS });
-      before = all.map((s) => s.cpuMicros());
-      run = await runLoad(spec);
+      // The warm-up runs on the connections the measurement then uses (see LoadSpec.warmupSeconds).
+      run = await runLoad({
+        ...spec,
+        warmupSeconds: warm ? WARMUP_SECONDS : REWARM_SECONDS,
+        onMeasureStart: () => (before = all.map((s) => s.cpuMicros())),
+      });
       after = all.map((s) => s.cpuMicros());
     } finally {
       for (const p of idle) p.resume();
@@ -745,7 +748,7 @@ load average (1/5/15 min) ${la(report.loadAverage.before)} before, ${la(report.l
 
 \`POST /mcp\` with a bearer token (50 registered agents), 50 connections, each alternating
 \`mem_set\`/\`mem_get\` on its own agent's key; cache on Redis, the service nodes sharing one embedded
-MongoDB-wire server. Each case: 2 s warm-up, then ${ROUNDS} rounds × ${SECONDS} s (each later one after 1 s of unmeasured load) interleaved with
+MongoDB-wire server. Each case: 2 s warm-up, then ${ROUNDS} rounds × ${SECONDS} s (each later one after 1 s of unmeasured load; warm-ups on the measured connections) interleaved with
 the other cases. CPU per request in µs: user + system time of each process over the measurements
 divided by the requests (RabbitMQ, Redis and the document server are shared: their figure includes
 their idle work and other users' load). \`all\` sums every process but autocannon; on a 2-core
