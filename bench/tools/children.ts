@@ -17,6 +17,8 @@ export interface BenchProcess {
   send(message: Record<string, unknown>): void;
   /** User + system CPU time so far, in µs (Linux /proc); undefined elsewhere or once exited. */
   cpuMicros(): number | undefined;
+  /** The same for its main thread alone. */
+  mainThreadCpuMicros(): number | undefined;
   /**
    * Freezes the child (SIGSTOP) while other cases are measured, so that its idle work (timers, the
    * garbage collection that follows its own load) does not take CPU from them; `resume` (SIGCONT)
@@ -47,9 +49,11 @@ export function killAllChildren(): void {
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-function cpuMicrosOf(pid: number): number | undefined {
+/** CPU time of a process, or of one of its threads (`tid`; a process's main thread has its pid). */
+function cpuMicrosOf(pid: number, tid?: number): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const file = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
   } catch {
     return undefined;
@@ -132,6 +136,7 @@ export function startProcess(
       if (!gone() && child.connected) child.send(message);
     },
     cpuMicros: () => (gone() ? undefined : cpuMicrosOf(pid)),
+    mainThreadCpuMicros: () => (gone() ? undefined : cpuMicrosOf(pid, pid)),
     pause: () => signal('SIGSTOP'),
     resume: () => signal('SIGCONT'),
     async stop(graceMs = 10_000) {

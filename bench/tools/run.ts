@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,8 +15,9 @@ import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from '.
  * - `mem_set`/`mem_get` alternating, 50 connections on 50 registered agents (each on its own keys),
  *   cache on Redis: (a) the service in one process (`ROLE=all`, in-process transport); (b) an api
  *   process and 1 worker process over RabbitMQ; (c) the same with 2 workers; (d) a bare Express
- *   handler doing the same Redis calls after verifying the JWT. The service nodes share one
- *   embedded MongoDB-wire server (a child process).
+ *   handler doing the same Redis calls after verifying the JWT; (e) that handler split over RabbitMQ
+ *   with raw amqplib (the ceiling). The service nodes share one embedded MongoDB-wire server (a
+ *   child process).
  * - Scale-out: `proc_execute` of a ~5 ms CPU loop through (b) and (c), SANDBOX_THREADS=1 per worker:
  *   first one call at a time (the round trip outside the sandbox), then under load, in rounds whose
  *   order alternates (1, 2 | 2, 1 | ...) so that a drift of the machine's load favours neither.
@@ -138,8 +139,8 @@ const loopCode = (n: number) => `let s = 0; for (let i = 0; i < ${n}; i++) { s =
 
 /**
  * The broker URL for service nodes, with a 60 s heartbeat unless it names one: a node is paused
- * while other cases run (up to about 20 s), and with the default 10 s the broker would close its
- * connection as dead after two missed heartbeats.
+ * while other cases run (up to about 25 s with the default BENCH_SECONDS), and with the default
+ * 10 s the broker would close its connection as dead after two missed heartbeats.
  */
 function pausableAmqpUrl(url: string): string {
   const u = new URL(url);
@@ -154,16 +155,6 @@ async function postMcp(url: string, token: string, body: string): Promise<{ stat
     body,
   });
   return { status: res.status, json: await res.json() };
-}
-
-/** User + system CPU time of a process's main thread (its thread id is its pid), in µs (Linux). */
-function mainThreadCpuMicros(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // USER_HZ
-  } catch {
-    return undefined;
-  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -193,8 +184,9 @@ async function probeProc(url: string, token: string, body: string): Promise<Proc
 }
 
 /**
- * Runs the cases of one comparison: warm-up (first round only), then one measured run per round,
- * interleaved with the other cases by the caller; CPU of every source over each measured run.
+ * Runs the cases of one comparison: one measured run per round after a warm-up on the same
+ * connections (longer in the first round), interleaved with the other cases by the caller; CPU of
+ * every source over each measured run.
  */
 class CaseRunner {
   private readonly runs = new Map<string, LoadRun[]>();
@@ -297,6 +289,15 @@ async function main(): Promise<void> {
     process.exit(2);
   }, WATCHDOG_MS);
   watchdog.unref();
+  // Children may be paused (SIGSTOP) while other cases run: an interrupted run must not leave them
+  // stopped forever (SIGKILL ends a stopped process too).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`bench:mcp: ${signal}, killing every child\n`);
+      killAllChildren();
+      process.exit(130);
+    });
+  }
 
   const loadBefore = os.loadavg();
   const redisUrl = await localService(process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379);
@@ -477,7 +478,7 @@ async function main(): Promise<void> {
       ...sourcesOf(c),
       ...c.workers.map((w, i) => ({
         name: `worker${i + 1} main thread`,
-        cpuMicros: () => mainThreadCpuMicros(w.pid),
+        cpuMicros: () => w.mainThreadCpuMicros(),
       })),
     ];
 

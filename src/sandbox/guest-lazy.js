@@ -116,4 +116,4 @@ function installLazyGlobals(ctx, task, load, own) {
   mustDefine(defineValue('args', own(ctx.unwrapResult(ctx.callFunction(freeze, objectCtor, args)))));
 }
 
-module.exports = { installLazyGlobals, GUEST_MODULES };
+module.exports = { installLazyGlobals };

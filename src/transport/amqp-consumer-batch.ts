@@ -2,7 +2,7 @@ import type { ConsumeMessage } from 'amqplib';
 import { settle, type AckBatcher } from './amqp-acks';
 import { deliveryCountOf, HANDED_BACK_HEADER, PRIOR_DELIVERIES_HEADER, type BatchItem } from './amqp-codec';
 import { messageOf } from './amqp-connection';
-import type { ConsumerHost, Registration } from './amqp-consumer';
+import { overDeliveryLimit, runTurn, type ConsumerHost, type Registration } from './amqp-consumer';
 import type { Disposition } from './transport';
 
 /** Header of a dead letter split out of a batch: why it was dead-lettered (the broker's `x-death` is absent). */
@@ -57,10 +57,10 @@ export function handleBatch(
     handedBack: [],
   };
   host.turnStarted(); // the batch's own: ended once the message is settled
-  const free = Math.max(1, host.prefetch - (registration.turns ?? 0));
+  const free = Math.max(1, host.prefetch - registration.turns);
   let open = items.length;
   const end = (i: number, disposition: Disposition, reason: DeadLetterReason = 'rejected') => {
-    if (disposition === 'requeue' && deliveryCount >= host.deliveryLimit) {
+    if (overDeliveryLimit(host, disposition, deliveryCount)) {
       disposition = 'dead-letter';
       reason = 'delivery-limit';
     }
@@ -96,23 +96,9 @@ export function handleBatch(
       return;
     }
     started++;
-    host.turnStarted();
-    registration.turns = (registration.turns ?? 0) + 1;
-    let turn: Promise<Disposition>;
-    try {
-      turn = registration.handler({ envelope: item.envelope, redelivered, deliveryCount });
-    } catch (err) {
-      turn = Promise.reject(err);
-    }
-    const over = (disposition: Disposition) => {
-      registration.turns = (registration.turns ?? 1) - 1;
-      end(i, disposition);
-      host.turnEnded();
-    };
-    turn.then(over, (err: unknown) => {
-      host.log.warn({ kind: registration.kind, err: messageOf(err) }, 'command handler failed; requeued');
-      over('requeue');
-    });
+    runTurn(host, registration, { envelope: item.envelope, redelivered, deliveryCount }, (disposition) =>
+      end(i, disposition),
+    );
   });
 }
 

@@ -4,7 +4,7 @@ import { settle, type AckBatcher } from './amqp-acks';
 import { handleBatch } from './amqp-consumer-batch';
 import { decodeCommandMessage, deliveryCountOf, wasHandedBack } from './amqp-codec';
 import { messageOf } from './amqp-connection';
-import type { CommandHandler, Disposition } from './transport';
+import type { CommandHandler, Delivery, Disposition } from './transport';
 
 /** A `consume(kind, handler)` call; it survives reconnections and is re-registered on each. */
 export interface Registration {
@@ -16,7 +16,7 @@ export interface Registration {
   acks?: AckBatcher;
   consumerTag?: string;
   /** Turns of this kind running on this node (a batch's commands count one each). */
-  turns?: number;
+  turns: number;
 }
 
 /** What the consumer side needs from the transport. */
@@ -74,22 +74,15 @@ export function handleDelivery(
     return;
   }
   const deliveryCount = deliveryCountOf(message);
-  host.turnStarted();
-  registration.turns = (registration.turns ?? 0) + 1;
-  let turn: Promise<Disposition>;
-  try {
-    turn = registration.handler({
-      envelope: decoded.envelope,
-      // A command split out of a batch is a new message to the broker, but not a first delivery; a
-      // handed-back one may come back in its batch too (HANDED_BACK_HEADER).
-      redelivered: message.fields.redelivered || deliveryCount > 1 || wasHandedBack(message),
-      deliveryCount,
-    });
-  } catch (err) {
-    turn = Promise.reject(err);
-  }
-  const end = (disposition: Disposition) => {
-    if (disposition === 'requeue' && deliveryCount >= host.deliveryLimit) disposition = 'dead-letter';
+  const delivery: Delivery = {
+    envelope: decoded.envelope,
+    // A command split out of a batch is a new message to the broker, but not a first delivery; a
+    // handed-back one may come back in its batch too (HANDED_BACK_HEADER).
+    redelivered: message.fields.redelivered || deliveryCount > 1 || wasHandedBack(message),
+    deliveryCount,
+  };
+  runTurn(host, registration, delivery, (disposition) => {
+    if (overDeliveryLimit(host, disposition, deliveryCount)) disposition = 'dead-letter';
     if (disposition === 'dead-letter') {
       host.log.warn(
         { kind: registration.kind, id: decoded.envelope.id, type: decoded.envelope.type, deliveryCount },
@@ -97,11 +90,44 @@ export function handleDelivery(
       );
     }
     settle(acks, message, disposition);
-    registration.turns = (registration.turns ?? 1) - 1;
+  });
+}
+
+/**
+ * Runs the turn of one command, alone or out of a batch: counts it on the node and the kind while
+ * it runs, calls the handler and passes its disposition to `over` (`requeue`, logged, when the
+ * handler throws or rejects) before the node's count drops.
+ */
+export function runTurn(
+  host: ConsumerHost,
+  registration: Registration,
+  delivery: Delivery,
+  over: (disposition: Disposition) => void,
+): void {
+  host.turnStarted();
+  registration.turns++;
+  let turn: Promise<Disposition>;
+  try {
+    turn = registration.handler(delivery);
+  } catch (err) {
+    turn = Promise.reject(err);
+  }
+  const end = (disposition: Disposition) => {
+    registration.turns--;
+    over(disposition);
     host.turnEnded();
   };
   turn.then(end, (err: unknown) => {
     host.log.warn({ kind: registration.kind, err: messageOf(err) }, 'command handler failed; requeued');
     end('requeue');
   });
+}
+
+/** A `requeue` at the delivery limit becomes a dead letter (the count is ours, exact). */
+export function overDeliveryLimit(
+  host: ConsumerHost,
+  disposition: Disposition,
+  deliveryCount: number,
+): boolean {
+  return disposition === 'requeue' && deliveryCount >= host.deliveryLimit;
 }

@@ -120,7 +120,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
 
   async consume(kind: string, handler: CommandHandler): Promise<void> {
     if (!this.started || this.stopped || this.stopping) throw this.unavailable();
-    const registration: Registration = { kind, handler };
+    const registration: Registration = { kind, handler, turns: 0 };
     this.registrations.push(registration);
     const link = this.link;
     // While disconnected the registration waits: the next connection's setup starts it.

@@ -35,7 +35,8 @@ function harness(options: { prefetch?: number; republishFails?: boolean } = {}) 
       return options.republishFails ? Promise.reject(new Error('channel closed')) : Promise.resolve();
     },
   };
-  const run = (answers: Record<string, Disposition>) => {
+  /** Each command's answer; 'throw' makes its handler throw. */
+  const run = (answers: Record<string, Disposition | 'throw'>) => {
     const envelopes = Object.keys(answers).map((id) => commandEnvelope('k:1', { id }));
     const message = {
       content: Buffer.from(JSON.stringify(envelopes)),
@@ -44,7 +45,15 @@ function harness(options: { prefetch?: number; republishFails?: boolean } = {}) 
     } as unknown as ConsumeMessage;
     const decoded = decodeCommandMessage(message.content);
     if (!decoded.batch) throw new Error('not a batch');
-    const registration: Registration = { kind: 'k', handler: async (d) => answers[d.envelope.id] };
+    const registration: Registration = {
+      kind: 'k',
+      handler: (d) => {
+        const answer = answers[d.envelope.id];
+        if (answer === 'throw') throw new Error('handler bug');
+        return Promise.resolve(answer);
+      },
+      turns: 0,
+    };
     acks.delivered(message);
     handleBatch(host, registration, acks, message, decoded.items);
     return registration;
@@ -82,6 +91,25 @@ describe('handleBatch', () => {
     await tick();
     expect(h.frames).toEqual(['nack requeue']);
     expect(h.inFlight()).toBe(0); // a graceful stop does not wait for it forever
+  });
+
+  it('counts a command whose handler throws as a requeue, and the batch still settles', async () => {
+    const h = harness();
+    const registration = h.run({ a: 'ack', b: 'throw' });
+    await tick();
+    expect(h.republished.map((r) => [r.target, r.id])).toEqual([['queue', 'b']]);
+    expect(h.frames).toEqual(['ack']);
+    expect(h.inFlight()).toBe(0);
+    expect(registration.turns).toBe(0);
+  });
+
+  it('requeues the whole batch when a hand-back cannot be published', async () => {
+    const h = harness({ prefetch: 1, republishFails: true });
+    h.run({ a: 'ack', b: 'ack' });
+    await tick();
+    expect(h.republished.map((r) => r.id)).toEqual(['b']);
+    expect(h.frames).toEqual(['nack requeue']);
+    expect(h.inFlight()).toBe(0);
   });
 
   it('hands back what exceeds the free turn slots, marked, and acks once the rest is over', async () => {

@@ -217,14 +217,9 @@ export class Collection {
 
   /** True when a TTL index says the document has expired (it is then invisible to every read). */
   isExpired(doc: Document, nowMs: number): boolean {
-    for (const index of this.ttl) {
-      const seconds = index.def.expireAfterSeconds!;
-      for (const v of valuesAtPath(doc, index.keyer.fields[0])) {
-        const dates = Array.isArray(v) ? v : [v];
-        for (const d of dates) if (d instanceof Date && d.getTime() + seconds * 1000 <= nowMs) return true;
-      }
-    }
-    return false;
+    if (this.ttl.length === 0) return false;
+    const at = this.expiryOf(doc);
+    return at !== undefined && at <= nowMs;
   }
 
   /**

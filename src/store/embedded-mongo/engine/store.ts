@@ -31,12 +31,13 @@ export class Store {
   }
 
   /**
-   * `snapshotRecords` for an online compaction, without holding the event loop for the whole data
-   * set (300,000 route records took 3 s to serialise, during which a process serving the API
-   * answered nothing): what to write is captured at once (collections, index definitions and the
-   * current version of every document, which stays as it is since stored documents are never
-   * mutated), then serialised `sliceSize` documents at a time, yielding to the event loop in
-   * between. Changes made meanwhile are not in it: their records follow it in the journal.
+   * Framed records describing the whole live state (the rewrite at start, the online compaction),
+   * without holding the event loop for the whole data set (300,000 route records took 3 s to
+   * serialise, during which a process serving the API answered nothing): what to write is captured
+   * at once (collections, index definitions and the current version of every document, which stays
+   * as it is since stored documents are never mutated), then serialised `sliceSize` documents at a
+   * time, yielding to the event loop in between. Changes made meanwhile are not in it: their records
+   * follow it in the journal.
    */
   async snapshotRecordsInSlices(sliceSize = SNAPSHOT_SLICE): Promise<Buffer[]> {
     const now = Date.now();
@@ -61,25 +62,6 @@ export class Store {
         if (++sinceYield >= sliceSize) {
           sinceYield = 0;
           await new Promise<void>((resolve) => setImmediate(resolve));
-        }
-      }
-    }
-    return out;
-  }
-
-  /** Framed records describing the whole live state (the rewrite at start, after recovery). */
-  snapshotRecords(): Buffer[] {
-    const out: Buffer[] = [];
-    const now = Date.now();
-    for (const [db, colls] of this.dbs) {
-      for (const coll of colls.values()) {
-        out.push(...frameRecord(serialize({ o: 'cc', d: db, c: coll.name })));
-        for (const index of coll.indexes.values()) {
-          out.push(...frameRecord(serialize({ o: 'ci', d: db, c: coll.name, v: index.def })));
-        }
-        for (const doc of coll.docs.values()) {
-          if (coll.ttl.length > 0 && coll.isExpired(doc, now)) continue;
-          out.push(...frameRecord(serialize({ o: 'p', d: db, c: coll.name, v: doc })));
         }
       }
     }

@@ -5,10 +5,10 @@ import { writeFileDurably } from './durable-file';
 
 /**
  * Produces the framed records of the whole live state (used for online compaction). It must
- * capture the state synchronously, when called: the records pending at that moment are covered by
+ * capture the state synchronously, when called (the serialising may come later): the records pending at that moment are covered by
  * it, and those appended while it completes are written after it.
  */
-export type SnapshotSource = () => Buffer[] | Promise<Buffer[]>;
+export type SnapshotSource = () => Promise<Buffer[]>;
 
 /** Tuning of the journal. */
 export interface JournalOptions {

@@ -58,7 +58,7 @@ export async function openPersistentStore(
         closeSync(fd);
       }
     }
-    await writeFileDurably(file, [JOURNAL_MAGIC, ...store.snapshotRecords()]);
+    await writeFileDurably(file, [JOURNAL_MAGIC, ...(await store.snapshotRecordsInSlices())]);
     store.journal = await Journal.open(file, () => store.snapshotRecordsInSlices(), logger, options);
     return {
       store,
