@@ -136,6 +136,12 @@ export class WorkspaceMembership {
   }
 
   /**
+   * Members changed while neither the cache nor the epoch could be told (both down): the change is
+   * settled (told again) before this process reads their list from the cache.
+   */
+  private readonly unsettled = new Set<string>();
+
+  /**
    * Call after any change of `memberKey`'s memberships (`account:<id>` or `agent:<id>`), before
    * answering: the next read of every process sharing the cache recomputes. A read racing the
    * change may store a stale list under the old generation; it is never used, because the
@@ -148,8 +154,19 @@ export class WorkspaceMembership {
       await this.cache.set(genKey(memberKey), randomBytes(8).toString('hex'));
       await this.cache.delete(listKey(memberKey));
     });
-    if (told !== CACHE_MISSED) return;
-    await this.epoch.bump();
+    if (told !== CACHE_MISSED) {
+      this.unsettled.delete(memberKey);
+      return;
+    }
+    try {
+      await this.epoch.bump();
+    } catch (err) {
+      // Neither the cache nor the document store: the change is not settled; this process settles
+      // it before it reads the member's list again (other processes: the list's 60 s TTL).
+      this.unsettled.add(memberKey);
+      throw err;
+    }
+    this.unsettled.delete(memberKey);
     this.link.countBump();
   }
 
@@ -160,6 +177,13 @@ export class WorkspaceMembership {
    */
   private async cachedList(memberKey: string): Promise<string[]> {
     if (this.link.resting) return this.fromDocuments(memberKey);
+    if (this.unsettled.size > 0 && this.unsettled.has(memberKey)) {
+      try {
+        await this.invalidate(memberKey);
+      } catch {
+        return this.fromDocuments(memberKey);
+      }
+    }
     // The epoch is known before the list is loaded, as the generation is: a list loaded before a
     // change that raised it carries the older epoch. Both are read at once (`attempt` never
     // rejects, so `read` may wait while the epoch is awaited).

@@ -52,7 +52,11 @@ export interface RouteRecorderOptions {
    * no better than 200.
    */
   batchSize?: number;
-  /** Records held at most while the store is slow or down (the oldest are dropped). Default 10000. */
+  /**
+   * Records waiting for their write at most while the store is slow or down (batches queue behind
+   * the write in progress); the records of a batch that would pass it are dropped, logged.
+   * Default 10000.
+   */
   maxBuffered?: number;
   /**
    * Under load (flushes triggered by `batchSize`), the counters of `route_stats` are written at
@@ -81,6 +85,8 @@ export class RouteRecorder {
   >();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** Records of the batches queued behind the write in progress (bounded by `maxBuffered`). */
+  private waiting = 0;
   private readonly idPrefix = `rr_${randomBytes(6).toString('hex')}_`;
   private seq = 0;
   private readonly flushIntervalMs: number;
@@ -105,7 +111,6 @@ export class RouteRecorder {
   /** Buffers one record; `executed`: the tool ran (counted in the summary), not refused before. */
   record(input: RouteRecordInput, executed: boolean): void {
     if (this.closed) return;
-    if (this.buffer.length >= this.maxBuffered) this.buffer.shift();
     this.buffer.push({ _id: `${this.idPrefix}${(this.seq++).toString(36)}`, ...input });
     if (executed) {
       for (const ownerKey of ownerKeysOf(input)) {
@@ -153,7 +158,19 @@ export class RouteRecorder {
       this.timer = setTimeout(() => void this.flush(), this.flushIntervalMs);
       this.timer.unref();
     }
-    this.writing = this.writing.then(() => this.write(batch, [...executions.values()]));
+    let records = batch;
+    if (this.waiting + records.length > this.maxBuffered) {
+      this.logger.warn(
+        { records: records.length, waiting: this.waiting },
+        'route records: the store is behind, batch dropped',
+      );
+      records = [];
+    }
+    this.waiting += records.length;
+    this.writing = this.writing.then(() => {
+      this.waiting -= records.length;
+      return this.write(records, [...executions.values()]);
+    });
     return this.writing;
   }
 

@@ -79,6 +79,32 @@ describe('WorkspaceMembership with the cache failing', () => {
     expect(loads).toBe(loadsAfterRestore);
   });
 
+  it('with the document store down too: refuses what it cannot date, then settles the removal it could not', async () => {
+    const epochs = fakeEpochs();
+    const sw = switchableCache(new MemoryCache({ sweepIntervalMs: 0 }));
+    // Epoch bound 0: every read checks the epoch in the documents.
+    const membership = membershipOver(sw.cache, epochs.repo, { epochMaxAgeMs: 0 });
+    expect(await membership.workspaceIdsOf(B)).toEqual([ws._id]); // cached now
+
+    clock += 1; // the epoch read is now older than its bound
+    epochs.setFailing(true);
+    // The cached list is there, but whether it is still current is not known: no answer.
+    await expect(membership.workspaceIdsOf(B)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    // A removal that reaches neither the cache nor the epoch says so instead of claiming success.
+    sw.mode = 'down';
+    await expect(removeB(membership)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+
+    // Meanwhile reads come from the documents (the cache is down): the removal shows.
+    expect(await membership.workspaceIdsOf(B)).toEqual([]);
+
+    epochs.setFailing(false);
+    sw.mode = 'up';
+    clock += 1_000; // past the pause after a failure
+    // The cache still holds B's list from before; this process settles the removal before reading.
+    expect(await membership.workspaceIdsOf(B)).toEqual([]);
+    expect(await membership.isMember(B, ws._id)).toBe(false);
+  });
+
   it('does not wait on a cache that hangs: bounded, then skips it for a while', async () => {
     const sw = switchableCache(new MemoryCache({ sweepIntervalMs: 0 }));
     const membership = membershipOver(sw.cache, undefined, { cacheTimeoutMs: 50, cacheRetryAfterMs: 1000 });

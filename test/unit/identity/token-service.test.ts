@@ -1,5 +1,6 @@
 import {
   TokenService,
+  VERIFIED_TOKENS_MAX,
   type RevocationRecord,
   type RevocationStore,
 } from '../../../actors/identity/token-service';
@@ -61,6 +62,17 @@ describe('TokenService', () => {
     await tokens.verify(other.token);
     await tokens.revoke(other.jti, other.expiresAt);
     await expect(tokens.verify(other.token)).rejects.toMatchObject({ message: 'Bearer token revoked' });
+  });
+
+  it('remembers at most VERIFIED_TOKENS_MAX tokens, the oldest leaving first', async () => {
+    const tokens = new TokenService(SECRET, new MemoryCache());
+    const first = tokens.issue({ sub: 'agt_0', typ: 'agent' }).token;
+    const firstClaims = await tokens.verify(first);
+    for (let i = 1; i <= VERIFIED_TOKENS_MAX; i++)
+      await tokens.verify(tokens.issue({ sub: `agt_${i}`, typ: 'agent' }).token);
+    const again = await tokens.verify(first);
+    expect(again).toEqual(firstClaims); // still valid, checked in full again
+    expect(again).not.toBe(firstClaims);
   });
 
   it('refuses tokens signed with "none" or another algorithm', async () => {

@@ -63,6 +63,31 @@ describe('RouteRecorder', () => {
     expect(counted(store.upserts)).toBe(50);
   });
 
+  it('bounds the records waiting while the store hangs: further batches are dropped, then writes resume', async () => {
+    const inserted: unknown[][] = [];
+    let release!: () => void;
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    const records = {
+      raw: {
+        insertMany: async (docs: unknown[]) => {
+          await hanging;
+          inserted.push(docs);
+        },
+      },
+    };
+    const stats = { raw: { bulkWrite: async () => undefined } };
+    const recorder = new RouteRecorder(records as never, stats as never, logger, {
+      batchSize: 2,
+      maxBuffered: 5,
+    });
+    for (let i = 0; i < 10; i++) recorder.record(call(`a${i}`), true);
+    release();
+    recorder.record(call('after'), true);
+    await recorder.close();
+    // Two batches of two fit under 5; the next three were dropped; the store then took the rest.
+    expect(inserted.map((batch) => batch.length)).toEqual([2, 2, 1]);
+  });
+
   it('writes the counters left behind by a full batch on the timer', async () => {
     const store = fakeStore();
     const recorder = new RouteRecorder(store.records, store.stats, logger, {

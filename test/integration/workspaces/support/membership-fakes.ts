@@ -34,20 +34,29 @@ export function fakeMembershipRepos(
 }
 
 /** The epoch collection in memory, counting its reads (the hot path must not read it per request). */
-export function fakeEpochs(): { repo: Repository<MembershipEpochDocument>; reads: () => number } {
+export function fakeEpochs(): {
+  repo: Repository<MembershipEpochDocument>;
+  reads: () => number;
+  /** Makes every read and bump fail (the document store down) or answer again. */
+  setFailing: (failing: boolean) => void;
+} {
   let doc: MembershipEpochDocument | null = null;
   let reads = 0;
+  let failing = false;
+  const down = () => new AppError('UNAVAILABLE', 'document store unavailable');
   const repo = {
     findById: async () => {
+      if (failing) throw down();
       reads++;
       return doc ? { ...doc } : null;
     },
     findOneAndUpdate: async () => {
+      if (failing) throw down();
       doc = { _id: 'membership', epoch: (doc?.epoch ?? 0) + 1, bumpedAt: new Date() };
       return { ...doc };
     },
   } as unknown as Repository<MembershipEpochDocument>;
-  return { repo, reads: () => reads };
+  return { repo, reads: () => reads, setFailing: (f) => (failing = f) };
 }
 
 export type CacheMode = 'up' | 'down' | 'hang';
