@@ -1,6 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ChildEvent } from '../support/child-ipc';
+
+// The child side lives in support (kernel children import it from here).
+export { onStopRequest, tell, type ChildEvent } from '../support/child-ipc';
 
 /** A helper process of the benchmark (a worker node, an HTTP server), talking over IPC. */
 export interface BenchChild {
@@ -12,11 +16,6 @@ export interface BenchChild {
   cpuMicros(): number | undefined;
   /** Asks the child to stop gracefully; kills it (by its pid) if it has not exited in `graceMs`. */
   stop(graceMs?: number): Promise<void>;
-}
-
-export interface ChildEvent {
-  event: string;
-  [key: string]: unknown;
 }
 
 const live = new Set<ChildProcess>();
@@ -151,35 +150,4 @@ export function machineCpu(): { busy: number; total: number } | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Helper for the child side: sends a message and resolves once it is written. */
-export function tell(message: ChildEvent): Promise<void> {
-  return new Promise((resolve) => {
-    if (!process.send) return resolve();
-    process.send(message, undefined, undefined, () => resolve());
-  });
-}
-
-/**
- * Child side: runs `stop` when the parent says so (or disappears), reports `stopped`, and exits.
- */
-export function onStopRequest(stop: () => Promise<void>): void {
-  let stopping = false;
-  const run = async (report: boolean) => {
-    if (stopping) return;
-    stopping = true;
-    try {
-      await stop();
-    } catch (err) {
-      process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
-    }
-    if (report && process.connected) await tell({ event: 'stopped' });
-    process.exit(0);
-  };
-  process.on('message', (m: { cmd?: string }) => {
-    if (m?.cmd === 'stop') void run(true);
-  });
-  // The parent died or hung up: never outlive it.
-  process.on('disconnect', () => void run(false));
 }

@@ -13,10 +13,9 @@
  * IPC: `{ event: 'ready', url? }` once serving; `{ cmd: 'stop' }` stops it.
  */
 import type { AddressInfo } from 'node:net';
-import type { ConsumeMessage } from 'amqplib';
 import express from 'express';
 import { onStopRequest, tell } from './children';
-import { connectRaw, DIRECT_REPLY_TO } from '../support/raw-amqp';
+import { connectRaw, DIRECT_REPLY_TO, rawRequester } from '../support/raw-amqp';
 
 const env = process.env;
 /** A request not answered by then fails with 504 (the broker or the responder is away). */
@@ -49,34 +48,15 @@ async function api(): Promise<void> {
   const direct = env.REPLY !== 'queue';
   const replyTo = direct ? DIRECT_REPLY_TO : env.REPLY_QUEUE!;
   if (!direct) await channel.assertQueue(replyTo, { exclusive: true, autoDelete: true, durable: false });
-  const waiting = new Map<string, (msg: ConsumeMessage) => void>();
   // Direct reply-to requires no-ack consumption; the per-process queue uses it too (same cost model).
-  await channel.consume(
-    replyTo,
-    (msg) => {
-      const id = msg?.properties.correlationId as string | undefined;
-      const resolve = id === undefined ? undefined : waiting.get(id);
-      if (msg && resolve) {
-        waiting.delete(id!);
-        resolve(msg);
-      }
-    },
-    { noAck: true },
-  );
-  let next = 0;
+  const requester = await rawRequester(channel, env.QUEUE!, TIMEOUT_MS, replyTo);
   const app = express();
   app.disable('x-powered-by');
   app.get('/health', (_req, res) => {
-    const correlationId = String(next++);
-    const timer = setTimeout(() => {
-      waiting.delete(correlationId);
-      res.status(504).json({ error: 'no reply', code: 'TIMEOUT' });
-    }, TIMEOUT_MS);
-    waiting.set(correlationId, (msg) => {
-      clearTimeout(timer);
-      res.json(JSON.parse(msg.content.toString()));
+    void requester.request(Buffer.from('{}')).then((content) => {
+      if (content === undefined) res.status(504).json({ error: 'no reply', code: 'TIMEOUT' });
+      else res.json(JSON.parse(content.toString()));
     });
-    channel.publish('', env.QUEUE!, Buffer.from('{}'), { replyTo, correlationId });
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

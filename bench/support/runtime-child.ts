@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { onStopRequest } from './child-ipc';
 
 /** What a benchmark child needs of the runtime it started. */
 interface BenchRuntime {
@@ -20,22 +21,11 @@ export function declaredNamesOf(runtime: BenchRuntime): { queues: string[]; exch
  * data directory and exits.
  */
 export function stopWhenAsked(runtime: BenchRuntime, dir: string, event: string): void {
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    if (process.connected) process.send?.({ event, ...declaredNamesOf(runtime) });
-    void runtime
-      .stop()
-      .catch(() => undefined)
-      .finally(() => {
-        fs.rmSync(dir, { recursive: true, force: true });
-        process.exit(0);
-      });
-  };
-  process.on('message', (m: { cmd?: string }) => {
-    if (m?.cmd === 'stop') stop();
-  });
-  process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
+  onStopRequest(
+    async () => {
+      await runtime.stop().catch(() => undefined);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+    { announce: () => ({ event, ...declaredNamesOf(runtime) }), reportStopped: false, onSigterm: true },
+  );
 }

@@ -1,10 +1,10 @@
 import { createSecretKey } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { ConsumeMessage } from 'amqplib';
 import express from 'express';
 import { Redis } from 'ioredis';
 import { bearerSubject, memCall, UNAUTHORIZED, type MemAnswer } from './bare-mem';
-import { connectRaw, DIRECT_REPLY_TO } from '../support/raw-amqp';
+import { onStopRequest } from '../support/child-ipc';
+import { connectRaw, rawRequester } from '../support/raw-amqp';
 
 /**
  * The ceiling of `bench:mcp`'s AMQP cases (the issue's "raw amqplib round trip with the same Redis
@@ -63,20 +63,8 @@ async function front(): Promise<{ url: string; stop: () => Promise<void> }> {
   const key = createSecretKey(Buffer.from(env.JWT_SECRET ?? '', 'utf8'));
   const connection = await connect();
   const channel = await connection.createChannel();
-  const waiting = new Map<string, (answer: MemAnswer) => void>();
   // Direct reply-to: no queue, consumed without acknowledgements on the publishing channel.
-  await channel.consume(
-    DIRECT_REPLY_TO,
-    (msg: ConsumeMessage | null) => {
-      const id = msg?.properties.correlationId as string | undefined;
-      const resolve = id === undefined ? undefined : waiting.get(id);
-      if (!msg || !resolve) return;
-      waiting.delete(id!);
-      resolve(JSON.parse(msg.content.toString()) as MemAnswer);
-    },
-    { noAck: true },
-  );
-  let next = 0;
+  const requester = await rawRequester(channel, env.RAW_QUEUE!, TIMEOUT_MS);
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '1mb' }));
@@ -84,18 +72,9 @@ async function front(): Promise<{ url: string; stop: () => Promise<void> }> {
     const sub = bearerSubject(req.headers.authorization, key);
     const reply = (answer: MemAnswer) => res.status(answer.status).json(answer.body);
     if (sub === undefined) return void reply(UNAUTHORIZED);
-    const correlationId = String(next++);
-    const timer = setTimeout(() => {
-      waiting.delete(correlationId);
-      reply(TIMED_OUT);
-    }, TIMEOUT_MS);
-    waiting.set(correlationId, (answer) => {
-      clearTimeout(timer);
-      reply(answer);
-    });
-    channel.publish('', env.RAW_QUEUE!, Buffer.from(JSON.stringify({ sub, body: req.body as unknown })), {
-      replyTo: DIRECT_REPLY_TO,
-      correlationId,
+    const body = Buffer.from(JSON.stringify({ sub, body: req.body as unknown }));
+    void requester.request(body).then((content) => {
+      reply(content === undefined ? TIMED_OUT : (JSON.parse(content.toString()) as MemAnswer));
     });
   });
   const server = app.listen(0, '127.0.0.1');
@@ -121,17 +100,10 @@ async function main(): Promise<void> {
     stop = served.stop;
     process.send?.({ event: 'ready', url: served.url });
   }
-  let stopping = false;
-  const end = () => {
-    if (stopping) return;
-    stopping = true;
-    if (process.connected) process.send?.({ event: 'declared', queues: [env.RAW_QUEUE], exchanges: [] });
-    void stop().finally(() => process.exit(0));
-  };
-  process.on('message', (m: { cmd?: string }) => {
-    if (m?.cmd === 'stop') end();
+  onStopRequest(stop, {
+    announce: () => ({ event: 'declared', queues: [env.RAW_QUEUE], exchanges: [] }),
+    reportStopped: false,
   });
-  process.on('disconnect', end);
 }
 
 main().catch((err: unknown) => {

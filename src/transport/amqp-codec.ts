@@ -22,6 +22,14 @@ export type BatchItem = { ok: true; envelope: Envelope } | { ok: false; reason: 
 export type CommandMessage = { batch: false; decoded: Decoded } | { batch: true; items: BatchItem[] };
 
 /**
+ * The body of a message carrying serialised envelopes (commands or replies): a lone one as it is,
+ * several as a JSON array (what `decodeCommandMessage` and `readReplyMessage` read as a batch).
+ */
+export function encodeBatch(jsons: readonly string[]): string {
+  return jsons.length === 1 ? jsons[0] : `[${jsons.join(',')}]`;
+}
+
+/**
  * Parses a message of a command queue. A JSON array is a batch: each element is validated on its
  * own, so one bad element does not take the others down. Never throws.
  */

@@ -1,4 +1,5 @@
 import type { AppError } from '../../schemas/errors';
+import { encodeBatch } from './amqp-codec';
 
 /** Default cap of envelopes in one command message (config AMQP_BATCH_MAX; 1 = no batching). */
 export const DEFAULT_BATCH_MAX = 32;
@@ -107,7 +108,7 @@ export class CommandBatcher {
   private send(batch: Batch): void {
     if (this.waiting.get(batch.kind) === batch) this.waiting.delete(batch.kind);
     const { items } = batch;
-    const text = items.length === 1 ? items[0].json : `[${items.map((i) => i.json).join(',')}]`;
+    const text = encodeBatch(items.map((i) => i.json));
     let published: Promise<void>;
     try {
       published = this.publish(batch.kind, Buffer.from(text));

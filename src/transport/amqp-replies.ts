@@ -1,3 +1,5 @@
+import { encodeBatch } from './amqp-codec';
+
 /**
  * Coalesces the replies (and stream items) a node sends to one requester node within one turn of
  * the event loop into one AMQP message: a JSON array of envelopes instead of one message per
@@ -77,7 +79,7 @@ export class ReplyBatcher {
   private send(queue: string, list: string[]): void {
     this.waiting.delete(queue);
     this.bytes.delete(queue);
-    const text = list.length === 1 ? list[0] : `[${list.join(',')}]`;
+    const text = encodeBatch(list);
     try {
       this.publish(queue, Buffer.from(text));
     } catch (err) {

@@ -150,19 +150,13 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
       return Promise.reject(err as Error);
     }
     const batcher = hints?.alone ? undefined : this.commands;
-    if (!link.hasKind(kind)) return this.sendDeclaringKind(link, kind, json, batcher);
-    if (batcher) return batcher.add(kind, json);
-    this.commands?.flushKind(kind); // what was sent before goes first
-    return this.publishCommand(kind, Buffer.from(json));
+    if (!link.hasKind(kind))
+      return this.declareKind(link, kind).then(() => this.enqueue(kind, json, batcher));
+    return this.enqueue(kind, json, batcher);
   }
 
-  private async sendDeclaringKind(
-    link: AmqpLink,
-    kind: string,
-    json: string,
-    batcher: CommandBatcher | undefined,
-  ): Promise<void> {
-    await this.declareKind(link, kind);
+  /** Into this tick's batch for the kind, or alone (what was sent to the kind before goes first). */
+  private enqueue(kind: string, json: string, batcher: CommandBatcher | undefined): Promise<void> {
     if (batcher) return batcher.add(kind, json);
     this.commands?.flushKind(kind);
     return this.publishCommand(kind, Buffer.from(json));
@@ -182,7 +176,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   private publishCommand(kind: string, body: Buffer): Promise<void> {
     const link = this.link;
     if (!link || this.connection.blocked) return Promise.reject(this.unavailable());
-    const timeoutMs = this.options.confirmTimeoutMs ?? 10000;
+    const timeoutMs = this.confirmTimeoutMs;
     const queue = this.names.commandQueue(kind);
     // A batch filled before a reconnection is published on the new link: its queues are declared first.
     if (!link.hasKind(kind))
@@ -247,10 +241,14 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   republish(target: 'queue' | 'dead-letters', kind: string, body: Buffer, headers: Record<string, unknown>) {
     const link = this.link;
     if (!link || this.connection.blocked) return Promise.reject(this.unavailable());
-    const timeoutMs = this.options.confirmTimeoutMs ?? 10000;
+    const timeoutMs = this.confirmTimeoutMs;
     return target === 'queue'
       ? link.publishCommand(this.names.commandQueue(kind), body, timeoutMs, headers)
       : link.publishDeadLetter(this.names.deadLetterExchange, kind, body, timeoutMs, headers);
+  }
+
+  private get confirmTimeoutMs(): number {
+    return this.options.confirmTimeoutMs ?? 10000;
   }
 
   /** Writes what the channels hold at the end of this tick (see WriteWatch.writeSoon). */

@@ -8,7 +8,7 @@ import { deleteClusterTopology } from '../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../support/amqp-cluster';
 import { eventually } from '../support/async';
 import { describeWithService } from '../support/services';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { startTcpProxyTo, type TcpProxy } from '../support/tcp-proxy';
 
 /**
  * The whole service while RabbitMQ is unreachable: requests that need an actor fail fast with 503
@@ -22,8 +22,7 @@ describeWithService('amqp', 'the runtime through a broker outage', (amqpUrl) => 
   let dir: string;
 
   beforeAll(async () => {
-    const target = new URL(amqpUrl);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 5672));
+    proxy = await startTcpProxyTo(amqpUrl, 5672);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ars-outage-'));
     runtime = await startRuntime(
       loadConfig({ DATA_DIR: dir, PORT: '0', AMQP_URL: proxy.url(amqpUrl), AMQP_PREFIX: prefix }),

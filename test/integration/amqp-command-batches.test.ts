@@ -2,19 +2,30 @@ import type { GetMessage } from 'amqplib';
 import type { Envelope } from '../../schemas/envelope';
 import { isAppError } from '../../schemas/errors';
 import type { AmqpTransport } from '../../src/transport/amqp.transport';
-import type { CommandHandler } from '../../src/transport/transport';
+import type { CommandHandler, Disposition } from '../../src/transport/transport';
 import { queueMessageCount, withAmqpChannel } from '../support/amqp-admin';
 import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';
 import { sleep, waitFor } from '../support/async';
 import { commandEnvelope, uniqueKind } from '../support/envelopes';
 import { describeWithService } from '../support/services';
-import { startTcpProxy } from '../support/tcp-proxy';
+import { startTcpProxyTo } from '../support/tcp-proxy';
 
 /** One delivery as a handler saw it. */
 interface Seen {
   id: string;
   deliveryCount: number;
   redelivered: boolean;
+}
+
+/** A handler that records every delivery in `seen`, then settles it as `decide` says. */
+function recordingHandler(
+  seen: Seen[],
+  decide: (id: string, deliveryCount: number) => Disposition,
+): CommandHandler {
+  return async ({ envelope, deliveryCount, redelivered }) => {
+    seen.push({ id: envelope.id, deliveryCount, redelivered });
+    return decide(envelope.id, deliveryCount);
+  };
 }
 
 /** Starts sends synchronously, one after the other: they all fall in one turn of the event loop. */
@@ -121,10 +132,10 @@ describeWithService('amqp', 'AMQP command batches', (url) => {
     const kind = uniqueKind('mixed');
     const envelopes = envelopesTo(kind, ['keep-1', 'reject', 'keep-2']);
     const seen: Seen[] = [];
-    await node.consume(kind, async ({ envelope, deliveryCount, redelivered }) => {
-      seen.push({ id: envelope.id, deliveryCount, redelivered });
-      return envelope.id === 'reject' ? 'dead-letter' : 'ack';
-    });
+    await node.consume(
+      kind,
+      recordingHandler(seen, (id) => (id === 'reject' ? 'dead-letter' : 'ack')),
+    );
     await sendInOneTurn(node, envelopes);
     await waitFor(async () => (await node.deadLetterCount(kind)) === 1, 'one dead letter');
     await sleep(200); // nothing comes back
@@ -146,10 +157,12 @@ describeWithService('amqp', 'AMQP command batches', (url) => {
     const kind = uniqueKind('again');
     const envelopes = envelopesTo(kind, ['first', 'again', 'last']);
     const seen: Seen[] = [];
-    await node.consume(kind, async ({ envelope, deliveryCount, redelivered }) => {
-      seen.push({ id: envelope.id, deliveryCount, redelivered });
-      return envelope.id === 'again' && deliveryCount === 1 ? 'requeue' : 'ack';
-    });
+    await node.consume(
+      kind,
+      recordingHandler(seen, (id, deliveryCount) =>
+        id === 'again' && deliveryCount === 1 ? 'requeue' : 'ack',
+      ),
+    );
     await sendInOneTurn(node, envelopes);
     await waitFor(() => seen.length === 4, 'four deliveries');
     await sleep(200);
@@ -170,10 +183,10 @@ describeWithService('amqp', 'AMQP command batches', (url) => {
     const kind = uniqueKind('loop');
     const envelopes = envelopesTo(kind, ['ok-1', 'loop', 'ok-2']);
     const seen: Seen[] = [];
-    await node.consume(kind, async ({ envelope, deliveryCount, redelivered }) => {
-      seen.push({ id: envelope.id, deliveryCount, redelivered });
-      return envelope.id === 'loop' ? 'requeue' : 'ack';
-    });
+    await node.consume(
+      kind,
+      recordingHandler(seen, (id) => (id === 'loop' ? 'requeue' : 'ack')),
+    );
     await sendInOneTurn(node, envelopes);
     await waitFor(async () => (await node.deadLetterCount(kind)) === 1, 'the looping command dead-lettered');
     await sleep(200);
@@ -202,10 +215,12 @@ describeWithService('amqp', 'AMQP command batches', (url) => {
     await node.start();
     const kind = uniqueKind('redelivered');
     const seen: Seen[] = [];
-    await node.consume(kind, async ({ envelope, deliveryCount, redelivered }) => {
-      seen.push({ id: envelope.id, deliveryCount, redelivered });
-      return envelope.id === 'again' && deliveryCount === 1 ? 'requeue' : 'ack';
-    });
+    await node.consume(
+      kind,
+      recordingHandler(seen, (id, deliveryCount) =>
+        id === 'again' && deliveryCount === 1 ? 'requeue' : 'ack',
+      ),
+    );
     await sendInOneTurn(node, envelopesTo(kind, ['again', 'other']));
     await waitFor(() => seen.length === 3, 'three deliveries');
     expect(seen[2]).toEqual({ id: 'again', deliveryCount: 2, redelivered: true });
@@ -217,10 +232,10 @@ describeWithService('amqp', 'AMQP command batches', (url) => {
     const kind = uniqueKind('all-loop');
     const envelopes = envelopesTo(kind, ['loop-1', 'loop-2']);
     const seen: Seen[] = [];
-    await node.consume(kind, async ({ envelope, deliveryCount, redelivered }) => {
-      seen.push({ id: envelope.id, deliveryCount, redelivered });
-      return 'requeue';
-    });
+    await node.consume(
+      kind,
+      recordingHandler(seen, () => 'requeue'),
+    );
     await sendInOneTurn(node, envelopes);
     await waitFor(async () => (await node.deadLetterCount(kind)) === 2, 'both commands dead-lettered');
     await sleep(200);
@@ -342,8 +357,7 @@ describeWithService('amqp', 'AMQP command batches', (url) => {
   });
 
   it('rejects the sends of a batch UNAVAILABLE when the connection drops before its confirm', async () => {
-    const target = new URL(url);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5672));
+    const proxy = await startTcpProxyTo(url, 5672);
     try {
       const node = cluster.node('dropped', {
         url: proxy.url(url),

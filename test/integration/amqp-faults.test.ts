@@ -8,7 +8,7 @@ import { sleep, waitFor } from '../support/async';
 import { killAllChildren, startChild } from '../support/child-process';
 import { commandEnvelope, uniqueKind } from '../support/envelopes';
 import { describeWithService } from '../support/services';
-import { startTcpProxy } from '../support/tcp-proxy';
+import { startTcpProxyTo } from '../support/tcp-proxy';
 
 const WORKER = path.join(__dirname, '../support/children/amqp-worker.child.ts');
 
@@ -155,8 +155,7 @@ describeWithService('amqp', 'AMQP transport under faults', (url) => {
   });
 
   it('fails fast while the broker is unreachable and resumes when it is back', async () => {
-    const target = new URL(url);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5672));
+    const proxy = await startTcpProxyTo(url, 5672);
     try {
       const kind = uniqueKind('outage');
       const node = cluster.node('behind-proxy', {

@@ -92,9 +92,11 @@ describeWithService('amqp', 'the shared dedupe store across nodes on RabbitMQ', 
         name: string,
         kind: string,
         runs: string[],
-        gate?: Promise<void>,
-        kindDedupe: 'shared' | 'local' = 'shared',
-        amounts?: number[],
+        {
+          gate,
+          kindDedupe = 'shared',
+          amounts,
+        }: { gate?: Promise<void>; kindDedupe?: 'shared' | 'local'; amounts?: number[] } = {},
       ) {
         const sharedStore = new CacheDedupeStore(await cacheSet.forNode());
         closers.push(() => sharedStore.close());
@@ -147,8 +149,8 @@ describeWithService('amqp', 'the shared dedupe store across nodes on RabbitMQ', 
         const kind = uniqueKind('pay');
         const runs: string[] = [];
         const gate = deferred();
-        const a = await worker('a', kind, runs, gate.promise);
-        const b = await worker('b', kind, runs, gate.promise);
+        const a = await worker('a', kind, runs, { gate: gate.promise });
+        const b = await worker('b', kind, runs, { gate: gate.promise });
         const { transport, replies } = await client();
         const envelope = charge(kind, transport.nodeId);
 
@@ -176,7 +178,7 @@ describeWithService('amqp', 'the shared dedupe store across nodes on RabbitMQ', 
         const runs: string[] = [];
         const gate = deferred();
         const amounts: number[] = [];
-        const a = await worker('a', kind, runs, gate.promise, 'local', amounts);
+        const a = await worker('a', kind, runs, { gate: gate.promise, kindDedupe: 'local', amounts });
         const { transport, replies } = await client();
         const envelopes = [1, 2, 3].map((amount) => ({
           ...charge(kind, transport.nodeId),
@@ -184,7 +186,7 @@ describeWithService('amqp', 'the shared dedupe store across nodes on RabbitMQ', 
         }));
         await Promise.all(envelopes.map((e) => transport.send(e))); // one turn: one batch
         await waitFor(() => runs.length === 1, 'the first node running one of them');
-        const b = await worker('b', kind, runs, undefined, 'local', amounts);
+        const b = await worker('b', kind, runs, { kindDedupe: 'local', amounts });
         await waitFor(() => replies.length === 2, 'the two handed-back commands answered by b', 10_000);
         expect(runs.filter((n) => n === b.system.nodeId)).toHaveLength(2);
 

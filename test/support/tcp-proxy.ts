@@ -14,6 +14,12 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
+/** A proxy to the host and port of a service URL (`defaultPort` when the URL names none). */
+export async function startTcpProxyTo(serviceUrl: string, defaultPort: number): Promise<TcpProxy> {
+  const target = new URL(serviceUrl);
+  return startTcpProxy(target.hostname, Number(target.port || defaultPort));
+}
+
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {

@@ -3,7 +3,7 @@ import { TokenService } from '../../../actors/identity/token-service';
 import { RedisCache } from '../../../src/store/cache';
 import { sleep, waitFor } from '../../support/async';
 import { describeWithService } from '../../support/services';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
+import { startTcpProxyTo, type TcpProxy } from '../../support/tcp-proxy';
 
 const SECRET = 'd'.repeat(32);
 const TOKEN_TTL_MS = 60_000;
@@ -25,8 +25,7 @@ describeWithService('redis', 'token revocations when the cache is unreachable (R
   const services: TokenService[] = [];
 
   beforeEach(async () => {
-    const target = new URL(redisUrl);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    proxy = await startTcpProxyTo(redisUrl, 6379);
   });
 
   afterEach(async () => {

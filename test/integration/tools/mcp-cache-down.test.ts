@@ -1,6 +1,6 @@
 import { waitFor } from '../../support/async';
 import { describeWithService } from '../../support/services';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
+import { startTcpProxyTo, type TcpProxy } from '../../support/tcp-proxy';
 import {
   bearer,
   startWorkspaceHarness,
@@ -17,8 +17,7 @@ describeWithService('redis', '/mcp with the cache unreachable', (redisUrl) => {
   let h: WorkspaceHarness;
 
   beforeAll(async () => {
-    const target = new URL(redisUrl);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    proxy = await startTcpProxyTo(redisUrl, 6379);
     h = await startWorkspaceHarness({ REDIS_URL: proxy.url(redisUrl) });
   });
 

@@ -1,4 +1,4 @@
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
+import { startTcpProxyTo, type TcpProxy } from '../../support/tcp-proxy';
 import { describeWithService } from '../../support/services';
 import { waitFor } from '../../support/async';
 import { assertNoLeaks, secretValue, startVaultHarness, type VaultHarness } from './support/vault-harness';
@@ -14,8 +14,7 @@ describeWithService('redis', 'vault with the cache unreachable', (redisUrl) => {
   const values: string[] = [];
 
   beforeAll(async () => {
-    const target = new URL(redisUrl);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    proxy = await startTcpProxyTo(redisUrl, 6379);
     h = await startVaultHarness({ env: { REDIS_URL: proxy.url(redisUrl) } });
   }, 60_000);
 

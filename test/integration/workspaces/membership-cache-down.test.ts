@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { membershipEpochsCollection } from '../../../actors/workspaces/membership-epoch';
 import { accountsCollection } from '../../../actors/identity/accounts.repo';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
+import { startTcpProxyTo, type TcpProxy } from '../../support/tcp-proxy';
 import { describeWithService } from '../../support/services';
 import { waitFor } from '../../support/async';
 import {
@@ -30,8 +30,7 @@ describeWithService('redis', 'workspace membership with the cache unreachable', 
   const tag = `cd${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
-    const target = new URL(redisUrl);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    proxy = await startTcpProxyTo(redisUrl, 6379);
     h = await startWorkspaceHarness({ REDIS_URL: proxy.url(redisUrl) });
     [a, b] = await Promise.all([h.account(), h.account()]);
     ws = await h.workspace(a, 'cache-down');

@@ -4,7 +4,7 @@ import { WorkspaceMembership } from '../../../actors/workspaces/workspace-member
 import { RedisCache } from '../../../src/store/cache';
 import { sleep, waitFor } from '../../support/async';
 import { describeWithService } from '../../support/services';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
+import { startTcpProxyTo, type TcpProxy } from '../../support/tcp-proxy';
 import { fakeEpochs, sharedWorkspace, memberRowOfB, fakeMembershipRepos } from './support/membership-fakes';
 
 /**
@@ -32,8 +32,7 @@ describeWithService('redis', 'membership across processes with Redis cut for som
   const B = { accountId: 'acc_b' };
 
   beforeAll(async () => {
-    const target = new URL(redisUrl);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    proxy = await startTcpProxyTo(redisUrl, 6379);
   });
   afterAll(async () => {
     await Promise.all(caches.map((c) => c.close()));
