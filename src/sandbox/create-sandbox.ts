@@ -10,6 +10,7 @@ import {
   type SandboxOutcome,
 } from '../../schemas/tools/proc-execute';
 import type { Logger } from '../logging/logger';
+import { FifoHandOver } from './fifo-hand-over';
 import { SandboxCall, type CallEnd } from './sandbox-call';
 import { readTaskReply } from './task-reply';
 import { resolveTaskFile } from './task-file';
@@ -120,6 +121,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     },
   });
   pool.on('error', (err: unknown) => log.error({ err }, 'sandbox pool error'));
+  // Calls wait in order here, not in Piscina's queue (see FifoHandOver).
+  const handOver = new FifoHandOver(pool, threads * limits.tasksPerWorker);
   const inFlight = new Set<SandboxCall>();
   let closed = false;
 
@@ -148,7 +151,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     inFlight.add(call);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const end = await call.run(pool, {
+      const end = await call.run(handOver, {
         code: input.code,
         stdin: input.stdin ?? '',
         args: input.args ?? [],
@@ -214,7 +217,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   return {
     execute,
     abortAll,
-    stats: () => ({ threads, inFlight: inFlight.size, queued: pool.queueSize }),
+    stats: () => ({ threads, inFlight: inFlight.size, queued: handOver.queued + pool.queueSize }),
     close,
   };
 }

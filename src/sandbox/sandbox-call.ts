@@ -1,5 +1,3 @@
-import type { Piscina } from 'piscina';
-
 /**
  * Slots and states of the control block a call shares with its worker (an Int32Array over a
  * SharedArrayBuffer). Mirrored in quickjs.task.js; keep both in step.
@@ -24,6 +22,14 @@ export interface TaskInput {
   timeoutMs: number;
   control: SharedArrayBuffer;
   submittedAt: number;
+}
+
+/**
+ * What a call is submitted to: Piscina's `run`, or `FifoHandOver` in front of it. Aborting `signal`
+ * while the task runs terminates its worker.
+ */
+export interface TaskRunner {
+  run(task: TaskInput, options: { signal: AbortSignal }): Promise<unknown>;
 }
 
 /** How a call ended, seen from the main thread. */
@@ -63,7 +69,7 @@ export class SandboxCall {
     private readonly onKill: (outcome: 'timeout' | 'cancelled') => void,
   ) {}
 
-  run(pool: Piscina, input: Omit<TaskInput, 'control' | 'submittedAt'>): Promise<CallEnd> {
+  run(pool: TaskRunner, input: Omit<TaskInput, 'control' | 'submittedAt'>): Promise<CallEnd> {
     return new Promise<CallEnd>((resolve, reject) => {
       const finish = (fn: () => void) => {
         if (this.done) return;

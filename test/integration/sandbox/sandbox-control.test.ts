@@ -93,6 +93,62 @@ describe('sandbox: cancellation and concurrency', () => {
   });
 });
 
+describe('sandbox: order of waiting calls', () => {
+  it('runs calls that wait for a worker first come, first served, also while more keep coming', async () => {
+    const sandbox = createSandbox({ threads: 1, logger: pino({ level: 'silent' }) });
+    try {
+      await sandbox.execute({ language: 'js', code: '1' }); // the worker is up
+      const busy = (n: number) => ({
+        language: 'javascript',
+        code: `const end = Date.now() + 15; while (Date.now() < end) {} ${n}`,
+      });
+      const finished: number[] = [];
+      const pending = new Set<Promise<void>>();
+      const submit = (n: number) => {
+        const call = sandbox.execute(busy(n)).then((r) => {
+          expect(r.outcome).toBe('ok');
+          finished.push(r.result as number);
+          pending.delete(call);
+        });
+        pending.add(call);
+      };
+      // Ten at once, then one more each time one ends: the line never empties.
+      for (let n = 0; n < 10; n++) submit(n);
+      for (let n = 10; n < 20; n++) {
+        await Promise.race(pending);
+        submit(n);
+      }
+      await Promise.all(pending);
+      expect(finished).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('does not hand a call cancelled while it waited to a worker, and keeps the order of the rest', async () => {
+    const sandbox = createSandbox({ threads: 1, logger: pino({ level: 'silent' }) });
+    try {
+      await sandbox.execute({ language: 'js', code: '1' });
+      const first = sandbox.execute({
+        language: 'javascript',
+        code: 'const end = Date.now() + 150; while (Date.now() < end) {} "first"',
+      });
+      const controller = new AbortController();
+      const cancelled = sandbox.execute({ language: 'js', code: '"never"' }, { signal: controller.signal });
+      const third = sandbox.execute({ language: 'js', code: '"third"' });
+      expect(sandbox.stats()).toMatchObject({ inFlight: 3, queued: 2 });
+      controller.abort('changed my mind');
+      await expect(cancelled).resolves.toMatchObject({ outcome: 'cancelled', durationMs: 0 });
+      expect(sandbox.stats()).toMatchObject({ inFlight: 2 });
+      await expect(first).resolves.toMatchObject({ outcome: 'ok', result: 'first' });
+      await expect(third).resolves.toMatchObject({ outcome: 'ok', result: 'third' });
+      expect(sandbox.stats()).toMatchObject({ inFlight: 0, queued: 0 });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('sandbox: a worker stuck outside the interrupt handler', () => {
   it('is terminated past timeout + grace and replaced; the call reports the timeout', async () => {
     const { logger, lines } = capturingLogger();
