@@ -1,55 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../../../schemas/auth';
-import {
-  RouteRecordDocumentSchema,
-  RouteStatDocumentSchema,
-  type RouteRecordDocument,
-  type RouteStatDocument,
-} from '../../../schemas/documents/route-record';
-import type { FfpRoutesResponse, RouteView } from '../../../schemas/http/mcp';
+import type { RoutePageDocument, RouteStatDocument } from '../../../schemas/documents/route-record';
 import type { Logger } from '../../../src/logging/logger';
-import { defineCollection, type DocumentStore, type Repository } from '../../../src/store/mongo';
+import type { DocumentStore, Repository } from '../../../src/store/mongo';
+import { routePagesCollection, routeRecordsCollection, routeStatsCollection } from './route-collections';
+import { encodeRoutePage, type RouteRecordInput } from './route-pages';
+import { RouteQueries } from './route-queries';
 
-/** How long route records are kept (TTL index on `at`), in seconds: 7 days. */
-export const ROUTE_RECORD_RETENTION_SEC = 7 * 24 * 3600;
-
-/**
- * `route_records`: one document per routed call, expired after 7 days. Indexes serve the two
- * listings of `GET /api/ffp/routes` (an agent's latest, an account's latest).
- */
-export const routeRecordsCollection = defineCollection({
-  name: 'route_records',
-  schema: RouteRecordDocumentSchema,
-  indexes: [
-    { key: { at: 1 }, name: 'at_ttl', expireAfterSeconds: ROUTE_RECORD_RETENTION_SEC },
-    { key: { agentId: 1, at: -1 }, name: 'agent_at' },
-    { key: { accountId: 1, at: -1 }, name: 'account_at', sparse: true },
-  ],
-});
-
-/** `route_stats`: executions per primitive per owner (`agent:<id>`, `account:<id>`), all time. */
-export const routeStatsCollection = defineCollection({
-  name: 'route_stats',
-  schema: RouteStatDocumentSchema,
-  indexes: [{ key: { ownerKey: 1 }, name: 'owner' }],
-});
-
-export const routeCollections = [routeRecordsCollection, routeStatsCollection] as const;
-
-/** A record before it gets its id. */
-export type RouteRecordInput = Omit<RouteRecordDocument, '_id'>;
+export { ROUTE_RECORD_RETENTION_SEC, routeCollections } from './route-collections';
+export type { RouteRecordInput } from './route-pages';
 
 /** Options of the recorder. */
 export interface RouteRecorderOptions {
   /** Longest a record waits in memory before it is written, in ms. Default 500. */
   flushIntervalMs?: number;
   /**
-   * Records that trigger a write at once. Default 200. Under load the counters do not go with these
-   * flushes (`statsIntervalMs`), so a flush is one `insertMany`; its records are serialised in one
-   * go by the driver and parsed in one go by the document server, and 1000 of them held each for
-   * 10-30 ms, which showed in the tail latency of every call. Measured under bench:mcp's AMQP load
-   * (four alternating pairs): p99 −12 to −23 % with 200 instead of 1000, same throughput; 100 was
-   * no better than 200.
+   * Records that trigger a write at once: the most records of a page. Default 200. Under load the
+   * counters do not go with these flushes (`statsIntervalMs`), so a flush is one page inserted.
+   * (When every record was a document of its own, 1000 of them held the writer and the document
+   * server for 10-30 ms per write, which showed in every call's tail latency; 200 pages are far
+   * cheaper still.)
    */
   batchSize?: number;
   /**
@@ -72,12 +41,12 @@ const ownerKeysOf = (r: RouteRecordInput): string[] =>
 
 /**
  * Writes route records off the hot path: `record` only pushes to a buffer; the buffer is written
- * with one `insertMany` (and one `bulkWrite` of counter upserts) every `flushIntervalMs` or every
- * `batchSize` records, and at `close`. Records are statistics: when the store fails, the batch is
- * logged and dropped rather than retried forever.
+ * as one page (`encodeRoutePage`, one `insertOne`; and one `bulkWrite` of counter upserts) every
+ * `flushIntervalMs` or every `batchSize` records, and at `close`. Records are statistics: when the
+ * store fails, the batch is logged and dropped rather than retried forever.
  */
 export class RouteRecorder {
-  private buffer: RouteRecordDocument[] = [];
+  private buffer: RouteRecordInput[] = [];
   /** Primitives per owner key of the buffered records that ran (executions). */
   private executions = new Map<
     string,
@@ -87,7 +56,7 @@ export class RouteRecorder {
   private writing: Promise<void> = Promise.resolve();
   /** Records of the batches queued behind the write in progress (bounded by `maxBuffered`). */
   private waiting = 0;
-  private readonly idPrefix = `rr_${randomBytes(6).toString('hex')}_`;
+  private readonly idPrefix = `rp_${randomBytes(6).toString('hex')}_`;
   private seq = 0;
   private readonly flushIntervalMs: number;
   private readonly batchSize: number;
@@ -97,7 +66,7 @@ export class RouteRecorder {
   private closed = false;
 
   constructor(
-    private readonly records: Repository<RouteRecordDocument>,
+    private readonly pages: Repository<RoutePageDocument>,
     private readonly stats: Repository<RouteStatDocument>,
     private readonly logger: Logger,
     options: RouteRecorderOptions = {},
@@ -108,10 +77,13 @@ export class RouteRecorder {
     this.statsIntervalMs = options.statsIntervalMs ?? 5000;
   }
 
-  /** Buffers one record; `executed`: the tool ran (counted in the summary), not refused before. */
+  /**
+   * Buffers one record (kept as given until it is written: the caller must not change it any more);
+   * `executed`: the tool ran (counted in the summary), not refused before.
+   */
   record(input: RouteRecordInput, executed: boolean): void {
     if (this.closed) return;
-    this.buffer.push({ _id: `${this.idPrefix}${(this.seq++).toString(36)}`, ...input });
+    this.buffer.push(input);
     if (executed) {
       for (const ownerKey of ownerKeysOf(input)) {
         const key = `${ownerKey}|${input.primitive}`;
@@ -175,13 +147,13 @@ export class RouteRecorder {
   }
 
   private async write(
-    batch: RouteRecordDocument[],
+    batch: RouteRecordInput[],
     executions: { ownerKey: string; primitive: string; n: number; fallback: number }[],
   ): Promise<void> {
     const updatedAt = new Date();
     try {
       await Promise.all([
-        batch.length > 0 ? this.records.raw.insertMany(batch, { ordered: false }) : undefined,
+        batch.length > 0 ? this.pages.raw.insertOne(encodeRoutePage(this.nextPageId(), batch)) : undefined,
         executions.length > 0
           ? this.stats.raw.bulkWrite(
               executions.map((e) => ({
@@ -204,6 +176,11 @@ export class RouteRecorder {
     }
   }
 
+  /** Page ids of this process sort in the order written (fixed-width sequence). */
+  private nextPageId(): string {
+    return `${this.idPrefix}${(this.seq++).toString(36).padStart(8, '0')}`;
+  }
+
   /** Writes what is left; later records are ignored. */
   async close(): Promise<void> {
     await this.flush();
@@ -211,63 +188,12 @@ export class RouteRecorder {
   }
 }
 
-/** Reads for `GET /api/ffp/routes`. */
-export class RouteQueries {
-  constructor(
-    private readonly records: Repository<RouteRecordDocument>,
-    private readonly stats: Repository<RouteStatDocument>,
-  ) {}
-
-  /**
-   * The caller's latest routes and its per-primitive summary: an agent sees its own calls, an
-   * account the calls of all its agents (its default agent included).
-   */
-  async forCaller(principal: Principal, limit: number): Promise<FfpRoutesResponse> {
-    const owner =
-      principal.subjectType === 'agent' && principal.agentId
-        ? { filter: { agentId: principal.agentId }, ownerKey: `agent:${principal.agentId}` }
-        : principal.accountId
-          ? { filter: { accountId: principal.accountId }, ownerKey: `account:${principal.accountId}` }
-          : undefined;
-    if (!owner) return { routes: [], primitives: [] };
-    const [records, stats] = await Promise.all([
-      this.records.find(owner.filter, { sort: { at: -1, _id: -1 }, limit }),
-      this.stats.find({ ownerKey: owner.ownerKey }, { sort: { executions: -1, primitive: 1 }, limit: 500 }),
-    ]);
-    return {
-      routes: records.map(viewOf),
-      primitives: stats.map((s) => ({
-        primitive: s.primitive,
-        executions: s.executions,
-        fallbackCount: s.fallbackCount,
-      })),
-    };
-  }
-}
-
-/** The public view of a record: no internal ids. */
-function viewOf(r: RouteRecordDocument): RouteView {
-  return {
-    tool: r.tool,
-    primitive: r.primitive,
-    fallbackUsed: r.fallbackUsed,
-    invokedByType: r.invokedByType,
-    routeDecision: r.routeDecision,
-    related: r.related,
-    agentRef: r.agentRef,
-    status: r.status,
-    ...(r.errorCode ? { errorCode: r.errorCode } : {}),
-    durationMs: r.durationMs,
-    at: r.at.toISOString(),
-  };
-}
-
 /** The recorder and the queries over one document store. */
 export function routeRecordsOn(documents: DocumentStore, logger: Logger, options?: RouteRecorderOptions) {
-  const records = documents.repository(routeRecordsCollection);
+  const pages = documents.repository(routePagesCollection);
   const stats = documents.repository(routeStatsCollection);
   return {
-    recorder: new RouteRecorder(records, stats, logger, options),
-    queries: new RouteQueries(records, stats),
+    recorder: new RouteRecorder(pages, stats, logger, options),
+    queries: new RouteQueries(pages, documents.repository(routeRecordsCollection), stats),
   };
 }

@@ -6,12 +6,8 @@ import type { DocumentStore } from '../../../src/store/mongo';
 import { PLATFORM_TOOLS } from '../platform-tools';
 import { PanicGate } from './panic-gate';
 import { ReservingLimiter } from './reserving-limiter';
-import {
-  routeRecordsOn,
-  type RouteQueries,
-  type RouteRecorder,
-  type RouteRecorderOptions,
-} from './route-records';
+import type { RouteQueries } from './route-queries';
+import { routeRecordsOn, type RouteRecorder, type RouteRecorderOptions } from './route-records';
 import type { AnyToolDeclaration } from './tool-declaration';
 import { toolDeadlineMs } from './tool-deadline';
 import { ToolRegistry, type ExternalToolResolver, type ToolTarget } from './tool-registry';
@@ -20,7 +16,7 @@ import { ToolRegistry, type ExternalToolResolver, type ToolTarget } from './tool
 export interface ToolRouterOptions {
   /** Calls per agent per window. Default 600 per 60 s. */
   rateLimit?: { points: number; durationSec: number };
-  /** Batching of route records (default: every 500 ms or 1000 records). */
+  /** Batching of route records (default: every 500 ms or 200 records). */
   routeRecords?: RouteRecorderOptions;
   /** How long a workspace's panic flag is memoised per process, in ms. Default 1000. */
   panicMemoMs?: number;

@@ -1,13 +1,25 @@
 import pino from 'pino';
 import { RouteRecorder, type RouteRecordInput } from '../../../actors/tools/router/route-records';
+import { RoutePageDocumentSchema, type RoutePageDocument } from '../../../schemas/documents/route-record';
+
+/** Rows of each page written (pages are checked by the schema, as the store would read them). */
+const rowsOf = (page: unknown) => RoutePageDocumentSchema.parse(page).rows.tool.length;
 
 /** Repositories that only note what the recorder writes. */
 function fakeStore() {
   const inserted: unknown[][] = [];
+  const pages: RoutePageDocument[] = [];
   const upserts: unknown[][] = [];
-  const records = { raw: { insertMany: async (docs: unknown[]) => void inserted.push(docs) } };
+  const records = {
+    raw: {
+      insertOne: async (page: RoutePageDocument) => {
+        pages.push(page);
+        inserted.push(new Array(rowsOf(page)));
+      },
+    },
+  };
   const stats = { raw: { bulkWrite: async (ops: unknown[]) => void upserts.push(ops) } };
-  return { inserted, upserts, records: records as never, stats: stats as never };
+  return { inserted, pages, upserts, records: records as never, stats: stats as never };
 }
 
 /** Executions counted by the counter upserts written so far. */
@@ -45,6 +57,18 @@ describe('RouteRecorder', () => {
     await recorder.close();
   });
 
+  it('writes each batch as one page, page ids in the order written', async () => {
+    const store = fakeStore();
+    const recorder = new RouteRecorder(store.records, store.stats, logger, { batchSize: 3 });
+    for (let i = 0; i < 7; i++) recorder.record(call(`agent-${i % 2}`), true);
+    await recorder.close();
+    expect(store.pages.map((p) => p.rows.tool.length)).toEqual([3, 3, 1]);
+    const ids = store.pages.map((p) => p._id);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(3);
+    expect(store.pages[0].agentIds.sort()).toEqual(['agent-0', 'agent-1']);
+  });
+
   it('under load, writes every full batch of records but the counters at most once per interval', async () => {
     const store = fakeStore();
     const recorder = new RouteRecorder(store.records, store.stats, logger, {
@@ -69,9 +93,9 @@ describe('RouteRecorder', () => {
     const hanging = new Promise<void>((resolve) => (release = resolve));
     const records = {
       raw: {
-        insertMany: async (docs: unknown[]) => {
+        insertOne: async (page: unknown) => {
           await hanging;
-          inserted.push(docs);
+          inserted.push(new Array(rowsOf(page)));
         },
       },
     };
