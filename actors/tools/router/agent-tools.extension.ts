@@ -205,7 +205,7 @@ export function withAgentTools(
       error = err;
       throw err;
     } finally {
-      // The record is this call's own object (the recorder copies it): completed in place.
+      // The record is this call's own object, completed in place; the recorder keeps it as it is now.
       if (error !== undefined) {
         record.status = 'error';
         record.errorCode = codeOf(error);
