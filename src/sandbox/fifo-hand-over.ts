@@ -28,7 +28,7 @@ interface Waiting {
  */
 export class FifoHandOver implements TaskRunner {
   private readonly waiting: Waiting[] = [];
-  /** Index of the first waiting call (the array is compacted when half of it is spent). */
+  /** Index of the first waiting call (the array is emptied or compacted as it is spent). */
   private head = 0;
   private handedOver = 0;
 
@@ -71,7 +71,10 @@ export class FifoHandOver implements TaskRunner {
       }
       this.handOver(next.task, next.options).then(next.resolve, next.reject);
     }
-    if (this.head > 64 && this.head * 2 >= this.waiting.length) {
+    if (this.queued === 0) {
+      this.waiting.length = 0;
+      this.head = 0;
+    } else if (this.head > 64 && this.head * 2 >= this.waiting.length) {
       this.waiting.splice(0, this.head);
       this.head = 0;
     }
