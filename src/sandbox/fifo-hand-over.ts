@@ -19,8 +19,8 @@ interface Waiting {
  * every new call jumps the line. Either way, under sustained load some calls wait for seconds while
  * others pass: `bench:mcp` (one sandbox thread, 32 callers, ~5 ms scripts) measured p50 90 ms and
  * p99 1.4-2.6 s (max 5.4 s) with the first, p50 10 ms and p99 0.2 s but a max of 1.6-4.8 s with
- * the second, where the line itself is about 170 ms long. Here Piscina never holds more than its workers take, so its
- * queue stays empty.
+ * the second, where the line itself is about 170 ms long. Here Piscina never holds more than its
+ * workers take, so its queue stays empty.
  *
  * A call cancelled while it waits here (its control block says CANCELLED) is dropped when its turn
  * comes instead of being sent to a worker only to be skipped there; its `SandboxCall` has already
