@@ -133,6 +133,27 @@ describeEachTarget('route records in pages: the latest of an owner across proces
     );
   });
 
+  it('fails a listing over a corrupt page with INTERNAL_ERROR naming the collection, not with garbage', async () => {
+    const { db } = target();
+    const until = new Date(T0 + 60_000);
+    await db.collection('route_pages').insertOne({
+      _id: 'rp_corrupt_00000000',
+      from: until,
+      until,
+      agentIds: ['agt_corrupt'],
+      accountIds: [],
+      strings: ['agt_corrupt'],
+      rows: { tool: [7], agentId: [0] },
+    } as never);
+    const { queries } = routeRecordsOn(documents, silentLogger);
+    await expect(queries.forCaller(agentPrincipal('agt_corrupt'), 10)).rejects.toMatchObject({
+      code: 'INTERNAL_ERROR',
+      details: { collection: 'route_pages', id: 'rp_corrupt_00000000' },
+    });
+    // Other owners' listings do not read that page.
+    expect((await queries.forCaller(agentPrincipal('agt_c'), 1)).routes).toHaveLength(1);
+  });
+
   it('answers nothing for an owner without records', async () => {
     const { queries } = routeRecordsOn(documents, silentLogger);
     expect(await queries.forCaller(agentPrincipal('agt_nobody'), 50)).toEqual({ routes: [], primitives: [] });

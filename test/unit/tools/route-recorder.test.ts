@@ -112,6 +112,34 @@ describe('RouteRecorder', () => {
     expect(inserted.map((batch) => batch.length)).toEqual([2, 2, 1]);
   });
 
+  it('drops a batch the store refuses, says so in the log, and writes the next ones', async () => {
+    const written: number[] = [];
+    const warnings: string[] = [];
+    let refuse = true;
+    const records = {
+      raw: {
+        insertOne: async (page: unknown) => {
+          if (refuse) throw new Error('connection refused');
+          written.push(rowsOf(page));
+        },
+      },
+    };
+    const stats = { raw: { bulkWrite: async () => undefined } };
+    const log = pino(
+      { level: 'warn' },
+      { write: (line: string) => void warnings.push(JSON.parse(line).msg) },
+    );
+    const recorder = new RouteRecorder(records as never, stats as never, log, { batchSize: 2 });
+    recorder.record(call('a'), true);
+    recorder.record(call('a'), true);
+    await recorder.flush();
+    refuse = false;
+    recorder.record(call('b'), true);
+    await recorder.close();
+    expect(warnings).toEqual(['route records: write failed, batch dropped']);
+    expect(written).toEqual([1]);
+  });
+
   it('writes the counters left behind by a full batch on the timer', async () => {
     const store = fakeStore();
     const recorder = new RouteRecorder(store.records, store.stats, logger, {
