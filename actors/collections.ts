@@ -6,7 +6,7 @@ import { accountsCollections } from './identity/accounts';
 import { agentsAndTokensCollections } from './identity/agents-and-tokens';
 import { revokedTokensCollection } from './identity/revoked-tokens.repo';
 import { memoryCollections } from './memory/memory.collection';
-import { routeCollections } from './tools/router/route-records';
+import { routeCollections } from './tools/router/route-collections';
 import { vaultCollections } from './vault/vault.collection';
 import { workspacesCollections } from './workspaces/workspaces';
 

@@ -30,7 +30,7 @@ import {
   type DefaultAgentDeps,
 } from './default-agent';
 import { redactSecrets } from './redact-secrets';
-import type { RouteRecordInput } from './route-records';
+import type { RouteRecordInput } from './route-pages';
 import { ToolCallContext } from './tool-context';
 import type { ToolAgent, ToolContext } from './tool-declaration';
 import { parseToolInput } from './tool-input';

@@ -6,9 +6,6 @@ import { routePagesCollection, routeRecordsCollection, routeStatsCollection } fr
 import { encodeRoutePage, type RouteRecordInput } from './route-pages';
 import { RouteQueries } from './route-queries';
 
-export { ROUTE_RECORD_RETENTION_SEC, routeCollections } from './route-collections';
-export type { RouteRecordInput } from './route-pages';
-
 /** Options of the recorder. */
 export interface RouteRecorderOptions {
   /** Longest a record waits in memory before it is written, in ms. Default 500. */

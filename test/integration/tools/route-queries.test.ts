@@ -1,4 +1,5 @@
-import { routeRecordsOn, type RouteRecordInput } from '../../../actors/tools/router/route-records';
+import type { RouteRecordInput } from '../../../actors/tools/router/route-pages';
+import { routeRecordsOn } from '../../../actors/tools/router/route-records';
 import { ROUTE_RECORD_RETENTION_SEC } from '../../../actors/tools/router/route-collections';
 import type { Principal } from '../../../schemas/auth';
 import { silentLogger } from '../../../src/logging/logger';

@@ -1,5 +1,6 @@
 import pino from 'pino';
-import { RouteRecorder, type RouteRecordInput } from '../../../actors/tools/router/route-records';
+import type { RouteRecordInput } from '../../../actors/tools/router/route-pages';
+import { RouteRecorder } from '../../../actors/tools/router/route-records';
 import { RoutePageDocumentSchema, type RoutePageDocument } from '../../../schemas/documents/route-record';
 
 /** Rows of each page written (pages are checked by the schema, as the store would read them). */
