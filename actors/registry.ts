@@ -1,14 +1,34 @@
-import type { AnyActorDefinition } from '../src/kernel/actor-definition';
 import type { Services } from '../src/boot/services';
+import type { RouteModule } from '../src/http/app.types';
+import type { AnyActorDefinition } from '../src/kernel/actor-definition';
 import { connectorsActors } from './connectors/connectors';
+import { connectorsRoute } from './connectors/connectors.route';
 import { executionsActors } from './executions/executions';
+import { executionEventsRoute } from './executions/execution-events.route';
+import { executionsRoute } from './executions/executions.route';
+import { panicRoute } from './executions/panic.route';
+import { recoveryRoute } from './executions/recovery.route';
+import { filesRoute } from './files/files.route';
 import { accountsActors } from './identity/accounts';
+import { accountsRoute } from './identity/accounts.route';
 import { agentsAndTokensActors } from './identity/agents-and-tokens';
-import { memoryActors } from './memory/memory';
+import { agentsRoute } from './identity/agents.route';
+import { bearerTokensRoute } from './identity/bearer-tokens.route';
+import { sessionRoute } from './identity/session.route';
+import { memoryRoute } from './memory/memory.route';
+import { notificationsRoute } from './notifications/notifications.route';
+import { ffpRoute } from './ops/ffp.route';
 import { healthActor } from './ops/health.actor';
-import { studioActors } from './studio/studio';
-import { withToolRouter } from './tools/router/agent-tools.extension';
+import { healthRoute } from './ops/health.route';
+import { studioRoute } from './studio/studio.route';
+import { createAgentToolHandlers } from './tools/router/agent-tools';
+import { mcpRoute } from './tools/router/mcp.route';
+import { routeRecordsRoute } from './tools/router/route-records.route';
+import { toolsRoute } from './tools/router/tools.route';
 import { vaultActors } from './vault/vault';
+import { vaultRuntimeRoute } from './vault/vault-runtime.route';
+import { vaultRoute } from './vault/vault.route';
+import { workspacesRoute } from './workspaces/workspaces.route';
 
 /**
  * Every actor kind a worker hosts, built from the process's services. Add a domain's actors here
@@ -25,15 +45,41 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
       },
     }),
     ...accountsActors(services),
-    // The tool router adds `agent.invokeTool` to the agent actor (actors/tools/router/).
-    ...withToolRouter(agentsAndTokensActors(services), services),
+    // The agent actor serves tool calls with the tool router's handlers (actors/tools/router/).
+    ...agentsAndTokensActors(services, { tools: createAgentToolHandlers(services) }),
     ...connectorsActors(services),
     ...executionsActors(services),
-    ...studioActors(services),
-    ...memoryActors(services),
     ...vaultActors(services),
   ];
 }
+
+/**
+ * The routes of the front door, in registration order (each lives beside its domain). Express
+ * tries routes in order, so the hottest paths (the tool router, health) come first.
+ */
+export const routeModules: readonly RouteModule<Services>[] = [
+  mcpRoute,
+  healthRoute,
+  ffpRoute,
+  accountsRoute,
+  sessionRoute,
+  agentsRoute,
+  bearerTokensRoute,
+  toolsRoute,
+  routeRecordsRoute,
+  connectorsRoute,
+  executionsRoute,
+  executionEventsRoute,
+  recoveryRoute,
+  panicRoute,
+  notificationsRoute,
+  studioRoute,
+  vaultRoute,
+  vaultRuntimeRoute,
+  filesRoute,
+  memoryRoute,
+  workspacesRoute,
+];
 
 /** Collections whose indexes are ensured at boot. Add a domain's collection definitions here. */
 export { collectionDefinitions } from './collections';

@@ -46,13 +46,6 @@ export function connectorSealerOf(secrets: Secrets): ConnectorSealer {
   return new ConnectorSealer(secrets.vaultMasterKey, secrets.vaultPreviousMasterKeys ?? []);
 }
 
-declare module '../../src/boot/services' {
-  interface Services {
-    /** MCP connectors: pool and router functions (actors/connectors/connectors.ts). */
-    readonly connectors?: ConnectorsService;
-  }
-}
-
 /** Tuning beyond the configuration (tests). */
 export type ConnectorsOptions = Partial<
   Omit<ConnectorPoolOptions, 'logger' | 'allowLoopback' | 'stdioAllowlist'>

@@ -3,7 +3,6 @@ import { sleep } from '../../src/kernel/sleep';
 import { EffectKindSchema } from '../../schemas/documents/execution';
 import { AppError, errors } from '../../schemas/errors';
 import { MemKeySchema } from '../../schemas/tools/mem';
-import { fileStoreOf } from '../files/file-store';
 import { memNamespace } from '../tools/memory/mem.tools';
 import { dbRowsEffect } from './db-rows-undoer';
 import { runAsPrincipal } from './execution-steps';
@@ -102,7 +101,7 @@ async function runOp(step: DemoStep, ctx: StepContext<DemoStepsInput>) {
     case 'fs_write': {
       ctx.signal.throwIfAborted();
       const scope = { accountId: execution.accountId, workspaceId: execution.workspaceId };
-      const written = await fileStoreOf(services).write(scope, { path: step.path, content: step.content });
+      const written = await services.files.write(scope, { path: step.path, content: step.content });
       return {
         effects: [{ kind: 'file', target: written.entry.path, undo: { scope, changes: written.changes } }],
       };

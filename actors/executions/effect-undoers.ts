@@ -4,7 +4,6 @@ import type { ExecutionDocument } from '../../schemas/documents/execution';
 import { errors, isAppError } from '../../schemas/errors';
 import type { RollbackReport } from '../../schemas/http/executions';
 import { MEM_LIMITS } from '../../schemas/tools/mem';
-import { fileStoreOf } from '../files/file-store';
 import { memNamespace } from '../tools/memory/mem.tools';
 import { dbRowsUndoer } from './db-rows-undoer';
 import type { EffectUndoer, EffectUndoers, UndoContext } from './step-runners';
@@ -49,7 +48,7 @@ export const fileUndoer: EffectUndoer = {
   kind: 'file',
   async undo(effect, ctx: UndoContext) {
     const { scope, changes } = undoData(FileUndoSchema, effect.undo);
-    const files = fileStoreOf(ctx.services);
+    const files = ctx.services.files;
     const keyOf = (path: string) => `file:${JSON.stringify(scope)}:${path}`;
     for (const change of [...changes].reverse()) {
       const reached = ctx.scratch.get(keyOf(change.path));

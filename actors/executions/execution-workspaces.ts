@@ -1,6 +1,5 @@
 import type { Services } from '../../src/boot/services';
 import { workspaceLookups } from '../identity/agents-and-tokens';
-import { workspaceMembershipOf } from '../workspaces/workspaces';
 
 /**
  * Which workspaces an account may start work in and stop (docs/workspaces.md, "Executions and
@@ -20,7 +19,7 @@ export interface ExecutionWorkspaces {
 
 export function executionWorkspaces(services: Services): ExecutionWorkspaces {
   const { defaultWorkspaceOf } = workspaceLookups(services);
-  const membership = () => workspaceMembershipOf(services);
+  const membership = () => services.workspaces.membership;
   return {
     defaultWorkspaceOf,
     canWorkIn: (accountId, workspaceId) => membership().isMember({ accountId }, workspaceId),

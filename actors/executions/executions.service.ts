@@ -25,7 +25,7 @@ import { EffectUndoers, StepRunners } from './step-runners';
 
 /**
  * The executions machinery of one process (docs/executions.md), shared by the actors of this
- * node and the routes: `executionsServiceOf(services)`. Other domains plug in here:
+ * node and the routes: `services.executions`, built once by `startRuntime`. Other domains plug in here:
  * `runners.register(stepRunner)` (a new execution type) and `undoers.register(effectUndoer)` (a
  * new effect kind for rollback).
  */
@@ -56,13 +56,6 @@ export interface ExecutionsService {
   /** Applies a panic on this node (also run on every node by the `workspace.panic` broadcast). */
   onPanic(event: WorkspacePanicEvent): void;
   close(): void;
-}
-
-declare module '../../src/boot/services' {
-  interface Services {
-    /** Executions (actors/executions); created on first use by `executionsServiceOf`. */
-    readonly executions?: ExecutionsService;
-  }
 }
 
 /** The reason the steps and tool calls stopped by panic carry. */
@@ -130,17 +123,4 @@ export function createExecutionsService(services: Services): ExecutionsService {
       hub.close();
     },
   };
-}
-
-const byServices = new WeakMap<Services, ExecutionsService>();
-
-/** The process's executions service (`services.executions` when the runtime made one, else one per `services`). */
-export function executionsServiceOf(services: Services): ExecutionsService {
-  if (services.executions) return services.executions;
-  let svc = byServices.get(services);
-  if (!svc) {
-    svc = createExecutionsService(services);
-    byServices.set(services, svc);
-  }
-  return svc;
 }

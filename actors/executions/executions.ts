@@ -4,10 +4,9 @@ import { notificationsActor } from '../notifications/notifications.actor';
 import { notificationsCollection } from '../notifications/notifications.repo';
 import { executionActor } from './execution.actor';
 import { executionLogsCollection, executionsCollection } from './executions.repo';
-import { executionsServiceOf } from './executions.service';
 import { panicActor } from './panic.actor';
 
-export { executionsServiceOf, type ExecutionsService } from './executions.service';
+export { createExecutionsService, type ExecutionsService } from './executions.service';
 export { newExecutionId } from './executions.repo';
 export type { StepRunner, StepContext, EffectUndoer, UndoContext } from './step-runners';
 
@@ -20,7 +19,7 @@ export const executionsCollections = [
 
 /** The actors `execution`, `panic` and `notifications`, from the services. */
 export function executionsActors(services: Services): AnyActorDefinition[] {
-  const svc = executionsServiceOf(services);
+  const svc = services.executions;
   // Every node hosting the executions sweeps for orphaned steps (the conditional write keeps two
   // sweepers from both acting on one execution).
   svc.sweeper.start(svc.sweepIntervalMs);

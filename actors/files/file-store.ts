@@ -8,7 +8,6 @@ import {
   type FileVisibility,
 } from '../../schemas/documents/file';
 import type { FileEntry, FsListResult, FsReadResult } from '../../schemas/tools/fs';
-import type { Services } from '../../src/boot/services';
 import type { DocumentStore, IndexReport } from '../../src/store/mongo';
 import { decodeContent, encodeContent, guessContentType } from './file-content';
 import { listDirectory, listFileVersions, listVisibleFiles } from './file-listing';
@@ -392,26 +391,6 @@ export class FileStore {
     if (changes.length === 0) return;
     await this.rollback(scope, changes).catch(() => undefined);
   }
-}
-
-declare module '../../src/boot/services' {
-  interface Services {
-    /** The governed file store; absent = one built on first use over `documents` (`fileStoreOf`). */
-    readonly files?: FileStore;
-  }
-}
-
-const storesByDocuments = new WeakMap<DocumentStore, FileStore>();
-
-/** The process's file store: `services.files`, else one per document store, made on first use. */
-export function fileStoreOf(services: Pick<Services, 'documents' | 'logger' | 'files'>): FileStore {
-  if (services.files) return services.files;
-  let store = storesByDocuments.get(services.documents);
-  if (!store) {
-    store = new FileStore(services.documents, { logger: services.logger.child({ component: 'files' }) });
-    storesByDocuments.set(services.documents, store);
-  }
-  return store;
 }
 
 /**

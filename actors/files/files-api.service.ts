@@ -4,12 +4,9 @@ import type { FileChange, FileDocument, FileScope, FileVisibility } from '../../
 import { errors } from '../../schemas/errors';
 import type { FileEntry } from '../../schemas/tools/fs';
 import type { Services } from '../../src/boot/services';
-import { executionsServiceOf } from '../executions/executions.service';
 import { executionView } from '../executions/execution-views';
 import { recordCompletedExecution, workspaceForChange } from '../executions/record-completed';
-import { workspaceMembershipOf } from '../workspaces/workspaces';
 import { canSee, viewerOwns, visibleFilter, type FileViewer } from './file-scope';
-import { fileStoreOf } from './file-store';
 import {
   decodeCursor,
   encodeCursor,
@@ -106,17 +103,17 @@ export class FilesApi {
   constructor(private readonly services: Services) {}
 
   private get store() {
-    return fileStoreOf(this.services);
+    return this.services.files;
   }
 
   private get executions() {
-    return executionsServiceOf(this.services);
+    return this.services.executions;
   }
 
   /** The caller's space: the account's, or its files in a workspace it is a member of (else 404). */
   async scopeOf(caller: FilesCaller, workspaceId: string | undefined): Promise<FileScope> {
     if (workspaceId === undefined) return { accountId: caller.accountId };
-    if (!(await workspaceMembershipOf(this.services).isMember(memberSubject(caller), workspaceId))) {
+    if (!(await this.services.workspaces.membership.isMember(memberSubject(caller), workspaceId))) {
       throw errors.notFound('Workspace not found', { workspaceId });
     }
     return { accountId: caller.accountId, workspaceId };
@@ -128,7 +125,7 @@ export class FilesApi {
    * added to itself).
    */
   async viewerOf(caller: FilesCaller): Promise<FileViewer> {
-    const workspaceIds = await workspaceMembershipOf(this.services).workspaceIdsOf(memberSubject(caller));
+    const workspaceIds = await this.services.workspaces.membership.workspaceIdsOf(memberSubject(caller));
     return { accountId: caller.accountId, workspaceIds };
   }
 
@@ -319,16 +316,4 @@ export class FilesApi {
     );
     return { path: gone.path, deleted: true as const, execution };
   }
-}
-
-const byServices = new WeakMap<Services, FilesApi>();
-
-/** The process's `/api/files` service. */
-export function filesApiOf(services: Services): FilesApi {
-  let api = byServices.get(services);
-  if (!api) {
-    api = new FilesApi(services);
-    byServices.set(services, api);
-  }
-  return api;
 }

@@ -8,23 +8,55 @@ import {
   type AgentPolicy,
   type AgentRecord,
 } from '../../schemas/messages/agents';
-import { defineActor, type ActivationContext } from '../../src/kernel';
+import {
+  AgentInvokeToolMessageSchema,
+  AgentListToolsMessageSchema,
+  type AgentInvokeToolCall,
+} from '../../schemas/messages/tools';
+import { isAppError } from '../../schemas/errors';
+import { defineActor, type ActivationContext, type ActorContext } from '../../src/kernel';
 import type { Repository } from '../../src/store/mongo';
 import { agentRecord } from './agents.collection';
 import { CallCounts } from './call-counts';
 
+/** The agent actor's state: its document (loaded at activation, replaced when reloaded). */
+export interface AgentState {
+  doc: AgentDocument;
+}
+
+/**
+ * The tool router's side of the agent (actors/tools/router/agent-tools.ts): the handlers of
+ * `agent.invokeTool` and `agent.listTools`, and the hooks they need on the agent's life cycle.
+ */
+export interface AgentToolHandlers {
+  /**
+   * `agent.invokeTool`: authorises in the turn, counts the call with `countCall` (this actor's
+   * in-memory counts), and runs the tool outside the turn (`ctx.defer`).
+   */
+  invokeTool(
+    ctx: ActorContext<AgentState>,
+    body: AgentInvokeToolCall,
+    countCall: () => void,
+  ): Promise<unknown>;
+  /** `agent.listTools`: the connector tools this agent may call (`AgentListToolsReply`, deferred). */
+  listTools(ctx: ActorContext<AgentState>): Promise<unknown>;
+  /** An agent with no document yet: true when it was created (an account's default agent), so load again. */
+  createMissing(agentId: string): Promise<boolean>;
+  /** The agent became active on this node, or stopped being (stale-marking on `agent.changed`). */
+  activated(agentId: string, state: AgentState): void;
+  passivated(agentId: string, state: AgentState): void;
+}
+
 /** What the agent actor needs, wired by `actors/registry.ts`. */
 export interface AgentActorOptions {
   agents: Repository<AgentDocument>;
+  /** The tool router's handlers; without them, tool calls to this actor answer UNAVAILABLE. */
+  tools?: AgentToolHandlers;
   /**
    * Longest time counted calls wait in memory before they are written, in ms (every agent of the
    * process in one write, call-counts.ts). Default 1000.
    */
   flushIntervalMs?: number;
-}
-
-interface AgentState {
-  doc: AgentDocument;
 }
 
 const DEFAULT_FLUSH_INTERVAL_MS = 1000;
@@ -42,7 +74,7 @@ const DEFAULT_FLUSH_INTERVAL_MS = 1000;
  * billing.
  */
 export function agentActor(options: AgentActorOptions) {
-  const { agents } = options;
+  const { agents, tools } = options;
   const counts = new CallCounts(agents, options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS);
 
   async function load(ctx: ActivationContext): Promise<AgentDocument> {
@@ -63,9 +95,26 @@ export function agentActor(options: AgentActorOptions) {
       'agent.policy': AgentPolicyMessageSchema,
       'agent.recordCall': AgentRecordCallMessageSchema,
       'agent.flush': AgentFlushMessageSchema,
+      'agent.invokeTool': AgentInvokeToolMessageSchema,
+      'agent.listTools': AgentListToolsMessageSchema,
     },
-    activate: async (ctx): Promise<AgentState> => ({ doc: await load(ctx) }),
-    passivate: async (ctx) => counts.flushAgent(ctx.id),
+    activate: async (ctx): Promise<AgentState> => {
+      let state: AgentState;
+      try {
+        state = { doc: await load(ctx) };
+      } catch (err) {
+        // An account's default agent is created on its first call (the tool router knows how).
+        if (!tools || !isAppError(err) || err.code !== 'NOT_FOUND' || !(await tools.createMissing(ctx.id)))
+          throw err;
+        state = { doc: await load(ctx) };
+      }
+      tools?.activated(ctx.id, state);
+      return state;
+    },
+    passivate: async (ctx, state: AgentState) => {
+      tools?.passivated(ctx.id, state);
+      await counts.flushAgent(ctx.id);
+    },
     handlers: {
       'agent.get': async (ctx): Promise<AgentRecord> => {
         // Its counts written first, then re-read: another node may have written counts or changed
@@ -94,6 +143,13 @@ export function agentActor(options: AgentActorOptions) {
       },
 
       'agent.flush': (ctx) => counts.flushAgent(ctx.id),
+
+      'agent.invokeTool': (ctx, body) => {
+        if (!tools) throw errors.unavailable('Tool calls are not served on this node');
+        return tools.invokeTool(ctx, body, () => counts.add(ctx.id, 1, Date.now(), ctx.logger));
+      },
+
+      'agent.listTools': (ctx) => (tools ? tools.listTools(ctx) : { tools: [] }),
     },
   });
 }

@@ -1,10 +1,9 @@
 import { AGENT_CHANGED_BROADCAST } from '../../schemas/messages/tools';
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
-import { workspaceMembershipOf } from '../workspaces/workspaces';
 import { workspacesCollection } from './accounts.repo';
 import { agentDirectoryActor } from './agent-directory.actor';
-import { agentActor } from './agent.actor';
+import { agentActor, type AgentToolHandlers } from './agent.actor';
 import { agentsCollection } from './agents.collection';
 import { NamedTokenDirectory } from './named-token-directory';
 import { namedTokensActor } from './named-tokens.actor';
@@ -13,8 +12,10 @@ import { namedTokensCollection } from './named-tokens.collection';
 /** Collections of agents and named tokens (indexes ensured at boot). */
 export const agentsAndTokensCollections = [agentsCollection, namedTokensCollection] as const;
 
-/** Optional lookups into other domains' data (workspaces), when they exist. */
+/** Lookups into other domains' data (workspaces) and the tool router's handlers of the agent actor. */
 export interface AgentsAndTokensWiring {
+  /** The handlers of `agent.invokeTool` / `agent.listTools` (actors/tools/router/agent-tools.ts). */
+  tools?: AgentToolHandlers;
   /** The operator's default workspace id, recorded on deployed agents. */
   defaultWorkspaceOf?: (accountId: string) => Promise<string | undefined>;
   /** Whether the account is a member of the workspace, any role (named tokens' `workspaceId`). */
@@ -22,22 +23,25 @@ export interface AgentsAndTokensWiring {
 }
 
 /** The lookups into the workspaces: an account's default one, and membership. */
-export function workspaceLookups(services: Services): Required<AgentsAndTokensWiring> {
+export function workspaceLookups(
+  services: Services,
+): Required<Pick<AgentsAndTokensWiring, 'defaultWorkspaceOf' | 'isWorkspaceMember'>> {
   const workspaces = services.documents.repository(workspacesCollection);
   return {
     defaultWorkspaceOf: async (accountId) =>
       (await workspaces.findOne({ ownerAccountId: accountId, isDefault: true }))?._id,
     // The one membership decision of the workspaces domain (docs/workspaces.md).
     isWorkspaceMember: (accountId, workspaceId) =>
-      workspaceMembershipOf(services).isMember({ accountId }, workspaceId),
+      services.workspaces.membership.isMember({ accountId }, workspaceId),
   };
 }
 
 /** The actors of agents (`agents`, `agent`) and named tokens (`named-tokens`), from the services. */
 export function agentsAndTokensActors(
   services: Services,
-  wiring: AgentsAndTokensWiring = workspaceLookups(services),
+  extra: AgentsAndTokensWiring = {},
 ): AnyActorDefinition[] {
+  const wiring = { ...workspaceLookups(services), ...extra };
   const agents = services.documents.repository(agentsCollection);
   const namedTokens = services.documents.repository(namedTokensCollection);
   return [
@@ -47,7 +51,7 @@ export function agentsAndTokensActors(
       defaultWorkspaceOf: wiring.defaultWorkspaceOf,
       announceChanged: (agentId) => services.system.broadcast(AGENT_CHANGED_BROADCAST, { agentId }),
     }),
-    agentActor({ agents }),
+    agentActor({ agents, tools: wiring.tools }),
     namedTokensActor({
       repo: namedTokens,
       tokens: services.tokens,

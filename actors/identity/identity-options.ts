@@ -71,10 +71,3 @@ export const DEFAULT_LOGIN_LINK_TTL_SEC = 300;
 export function identityLimits(options: IdentityOptions | undefined): IdentityLimits {
   return { ...DEFAULT_IDENTITY_LIMITS, ...options?.limits };
 }
-
-declare module '../../src/boot/services' {
-  interface Services {
-    /** Tuning of accounts, sessions and their limits; absent = defaults. */
-    readonly identity?: IdentityOptions;
-  }
-}

@@ -4,12 +4,10 @@ import type { Principal } from '../../schemas/auth';
 import { AppError, errors, isAppError } from '../../schemas/errors';
 import type { Services } from '../../src/boot/services';
 import type { EffectUndoer, UndoContext } from '../executions/step-runners';
-import { executionsServiceOf } from '../executions/executions.service';
 import { executionView } from '../executions/execution-views';
 import { recordCompletedExecution, workspaceForChange } from '../executions/record-completed';
 import { escapeRegex } from '../files/file-views';
 import { agentsCollection } from '../identity/agents.collection';
-import { workspaceMembershipOf } from '../workspaces/workspaces';
 import {
   MEMORY_LIMITS,
   MemoryEntryDocumentSchema,
@@ -137,12 +135,6 @@ export const memoryUndoer: EffectUndoer = {
   },
 };
 
-/** Registers the `memory` undoer on the process's executions service (once). */
-export function registerMemoryUndoer(services: Services): void {
-  const undoers = executionsServiceOf(services).undoers;
-  if (!undoers.get(memoryUndoer.kind)) undoers.register(memoryUndoer);
-}
-
 function checkContent(content: unknown): string {
   if (content === undefined) throw errors.validation('content is required', { field: 'content' });
   const json = JSON.stringify(content);
@@ -166,16 +158,14 @@ const memberSubject = (caller: MemoryCaller) => ({
 });
 
 export class MemoryApi {
-  constructor(private readonly services: Services) {
-    registerMemoryUndoer(services);
-  }
+  constructor(private readonly services: Services) {}
 
   private get repo() {
     return this.services.documents.repository(memoryEntriesCollection);
   }
 
   private get executions() {
-    return executionsServiceOf(this.services);
+    return this.services.executions;
   }
 
   /** The caller's public agent reference (`agentRef`), or null for an account caller. */
@@ -187,7 +177,7 @@ export class MemoryApi {
 
   /** The workspaces the caller is a member of (docs/workspaces.md), for `workspace` visibility. */
   private workspaceIdsOf(caller: MemoryCaller): Promise<string[]> {
-    return workspaceMembershipOf(this.services).workspaceIdsOf(memberSubject(caller));
+    return this.services.workspaces.membership.workspaceIdsOf(memberSubject(caller));
   }
 
   /** Entries the caller may see (own; public; `workspace` ones of its workspaces), by namespace and key. */
@@ -222,7 +212,7 @@ export class MemoryApi {
     const namespaceId = input.namespaceId ?? MEMORY_LIMITS.defaultNamespaceId;
     if (
       input.workspaceId &&
-      !(await workspaceMembershipOf(this.services).isMember(memberSubject(caller), input.workspaceId))
+      !(await this.services.workspaces.membership.isMember(memberSubject(caller), input.workspaceId))
     ) {
       throw errors.notFound('Workspace not found', { workspaceId: input.workspaceId });
     }
@@ -317,16 +307,4 @@ export class MemoryApi {
       execution: executionView(execution),
     };
   }
-}
-
-const byServices = new WeakMap<Services, MemoryApi>();
-
-/** The process's `/api/memory` service. */
-export function memoryApiOf(services: Services): MemoryApi {
-  let api = byServices.get(services);
-  if (!api) {
-    api = new MemoryApi(services);
-    byServices.set(services, api);
-  }
-  return api;
 }

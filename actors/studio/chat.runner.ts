@@ -7,7 +7,6 @@ import { planIntent } from './intent-planner';
 import { llmSettingsOf } from './llm-client';
 import { converseWithModel } from './model-chat';
 import { runStudioCommand } from './studio-commands';
-import { studioEnvOf } from './studio-env';
 import { parseStudioCommand } from './studio-grammar';
 
 /** The execution type of one message of the Studio intent stream. */
@@ -42,7 +41,7 @@ function callerOf(ctx: StepContext<ChatInput>) {
 
 /** The Studio's environment inside the chat step: tools run in this execution (`ctx.callTool`). */
 const studioEnvFor = (ctx: StepContext<ChatInput>) => ({
-  ...studioEnvOf(ctx.services),
+  ...ctx.services.studio,
   runTool: ctx.callTool,
 });
 

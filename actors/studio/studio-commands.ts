@@ -4,7 +4,7 @@ import { isAppError } from '../../schemas/errors';
 import type { ExecutionEvent } from '../../schemas/messages/executions';
 import type { Services } from '../../src/boot/services';
 import type { ActorSystemApi } from '../../src/kernel/kernel.types';
-import { executionsServiceOf, newExecutionId } from '../executions/executions';
+import { newExecutionId } from '../executions/executions';
 import type { ToolRegistry, ToolTarget } from '../tools/router/tool-registry';
 import { ConfirmTokens, CONFIRM_TOKEN_TTL_S } from './confirm-tokens';
 import { STUDIO_COMMAND_TYPE } from './studio-command.runner';
@@ -228,7 +228,7 @@ async function runAsExecution(
       .pipe(takeWhile((e) => !(e.type === 'execution' && e.execution.status === 'PAUSED'), true)),
     { defaultValue: undefined },
   );
-  const doc = await executionsServiceOf(env.services).queries.get(principal.accountId, id);
+  const doc = await env.services.executions.queries.get(principal.accountId, id);
   const execution = { id, status: doc.status };
   const snippet = snippetOf(plan);
   if (doc.status === 'COMPLETED') {

@@ -13,7 +13,7 @@ const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? 
  * deadlines, the caller's tool listing (the built-in tools and the connector tools its agent may
  * call, as `GET /tools` lists them) and its account's connectors.
  */
-export function studioEnvOf(services: Services): StudioEnv {
+export function createStudioEnv(services: Services): StudioEnv {
   const router = services.toolRouter;
   if (!router) throw errors.unavailable('The tool router is not available');
   const { registry, resolvers } = router;

@@ -1,3 +1,4 @@
+import { MAX_COMMAND_CHARS } from '../../schemas/http/studio';
 /**
  * The strict grammar of Studio commands (docs/studio.md). Pure: a command string becomes a
  * `StudioCommand` or a `StudioSyntaxError` (answered as `kind: 'error'`).
@@ -8,7 +9,7 @@
  */
 
 /** Longest command accepted (the code payload of `advanced run` is at most 100 KB). */
-export const MAX_COMMAND_CHARS = 120_000;
+export { MAX_COMMAND_CHARS };
 
 export type StudioCommand =
   | { kind: 'help' }

@@ -7,7 +7,6 @@ import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import type { Logger } from '../../src/logging/logger';
 import type { DocumentStore } from '../../src/store/mongo';
 import { accountsCollection } from '../identity/accounts.repo';
-import { workspaceMembershipOf } from '../workspaces/workspaces';
 import { agentsCollection } from '../identity/agents.collection';
 import { InstallationPermissionChecker, type AppPermissionChecker } from './app-permissions';
 import { GrantLifecycle } from './grant-lifecycle';
@@ -76,13 +75,6 @@ export interface VaultService {
   /** The startup re-sealing pass (nodes hosting actors; resolves at once elsewhere). */
   readonly startupRekey: Promise<RekeyReport | undefined>;
   close(): Promise<void>;
-}
-
-declare module '../../src/boot/services' {
-  interface Services {
-    /** The secret vault: cipher, runtime credentials, grant lifecycle (actors/vault/vault.ts). */
-    readonly vault?: VaultService;
-  }
 }
 
 export interface VaultServiceDeps {
@@ -174,7 +166,7 @@ export function vaultActors(services: Services): AnyActorDefinition[] {
   const grantsRepo = documents.repository(grantsCollection);
   const accounts = documents.repository(accountsCollection);
   const agents = documents.repository(agentsCollection);
-  const workspaces = new VaultWorkspaces(workspaceMembershipOf(services), accounts);
+  const workspaces = new VaultWorkspaces(services.workspaces.membership, accounts);
   const audit = new VaultAuditLog(documents.repository(auditCollection), now);
   const lifecycle = vault.lifecycle;
   return [

@@ -275,20 +275,3 @@ export class WorkspacesApi {
     ];
   }
 }
-
-const byServices = new WeakMap<Services, WorkspacesApi>();
-
-/** The process's workspaces service (and its membership decisions). */
-export function workspacesApiOf(services: Services): WorkspacesApi {
-  let api = byServices.get(services);
-  if (!api) {
-    api = new WorkspacesApi(services);
-    byServices.set(services, api);
-  }
-  return api;
-}
-
-/** The single membership decision of this process (files, memory and vault use it). */
-export function workspaceMembershipOf(services: Services): WorkspaceMembership {
-  return workspacesApiOf(services).membership;
-}

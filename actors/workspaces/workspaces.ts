@@ -3,10 +3,10 @@ import { workspaceMembersCollection } from './workspace-members.collection';
 
 /**
  * Workspaces and membership (docs/workspaces.md). No actor of its own: the front door and the
- * other domains call `workspacesApiOf(services)` / `workspaceMembershipOf(services)` directly
+ * other domains call `services.workspaces` / `services.workspaces.membership` directly
  * (one document read or a cache hit each).
  */
-export { workspaceMembershipOf, workspacesApiOf } from './workspaces.service';
+export { WorkspacesApi } from './workspaces.service';
 export type { MemberSubject, MembershipRole } from './workspace-membership';
 
 /** Collections of the workspaces domain (indexes ensured at boot). */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startRuntime } from '../../src/boot/runtime';
 import { loadConfig } from '../../src/config/load-config';
-import { REGISTER_RATE_LIMIT } from '../../src/http/routes/agents.route';
+import { REGISTER_RATE_LIMIT } from '../../actors/identity/agents.route';
 import { createLogger } from '../../src/logging/logger';
 import { createRateLimiter } from '../../src/store/cache';
 import { stopWhenAsked } from '../support/runtime-child';

@@ -31,6 +31,11 @@ export const AgentInvokeToolMessageSchema = z.object({
    * `mcp.<server>.<tool>` or a skill capability `platform.skill.<slug>.<cap>`.
    */
   tool: z.string().min(1).max(300),
+  /**
+   * How the front door resolved `tool` (`ToolRegistry.resolve`): the agent takes it as it is
+   * instead of resolving the name again. Absent (a workflow step's call): resolved by the agent.
+   */
+  kind: z.enum(['platform', 'connector', 'skill']).optional(),
   /** The tool's raw input, validated by the tool's schema when it runs. */
   input: z.record(z.string(), z.unknown()).default({}),
   invokedByType: InvokedByTypeSchema.default('agent'),
@@ -39,6 +44,8 @@ export const AgentInvokeToolMessageSchema = z.object({
   executionId: z.string().max(200).optional(),
 });
 export type AgentInvokeToolMessage = z.input<typeof AgentInvokeToolMessageSchema>;
+/** `agent.invokeTool` as its handler receives it (defaults applied). */
+export type AgentInvokeToolCall = z.output<typeof AgentInvokeToolMessageSchema>;
 
 /** Reply to `agent.invokeTool`: the (redacted) result. */
 export const AgentInvokeToolReplySchema = z.object({ result: z.unknown() });

@@ -1,13 +1,10 @@
-import { createConnectorsService, type ConnectorsOptions } from '../../actors/connectors/connectors';
-import { executionsServiceOf } from '../../actors/executions/executions.service';
+import type { ConnectorsOptions } from '../../actors/connectors/connectors';
 import type { AnyStepRunner } from '../../actors/executions/step-runners';
 import type { IdentityOptions } from '../../actors/identity/identity-options';
-import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
-import { createToolRouter, type ToolRouterOptions } from '../../actors/tools/router/tool-router';
-import { TokenService } from '../../actors/identity/token-service';
 import type { PrivateDatabasesOptions } from '../../actors/tools/db';
-import { actorDefinitions, collectionDefinitions } from '../../actors/registry';
-import { createVaultService, type VaultOptions } from '../../actors/vault/vault';
+import type { ToolRouterOptions } from '../../actors/tools/router/tool-router';
+import { actorDefinitions, collectionDefinitions, routeModules } from '../../actors/registry';
+import type { VaultOptions } from '../../actors/vault/vault';
 import { AppError } from '../../schemas/errors';
 import type { Config } from '../config/load-config';
 import { resolveSecrets, type Secrets } from '../config/secrets';
@@ -16,13 +13,11 @@ import { createActorSystem, type ActorSystem } from '../kernel';
 import type { Logger } from '../logging/logger';
 import { createCache, type CachePort } from '../store/cache';
 import { openDocuments, type DocumentStore } from '../store/mongo';
+import { buildServices } from './build-services';
 import { createDedupeStore } from './dedupe-factory';
-import { createLazyHttpEgress } from './egress-factory';
-import { createLazyPrivateDatabases } from './private-db-factory';
-import { createLazySandbox } from './sandbox-factory';
-import type { Services } from './services';
+import { createHttpAuth } from './http-auth';
 import { createTransport } from './transport-factory';
-import { createWorkAborter, type WorkAborter } from './work-aborter';
+import type { WorkAborter } from './work-aborter';
 
 /** A running process of the service, whatever its role. */
 export interface Runtime {
@@ -100,59 +95,15 @@ export async function startRuntime(
       dedupe,
     });
 
-    const tokens = new TokenService(secrets.jwtSecret, cache, undefined, {
-      revocations: new RevokedTokensRepo(documents),
-      broadcasts: system,
-      logger: logger.child({ component: 'tokens' }),
-    });
-    stack.push(async () => tokens.close());
-    // One sandbox per worker process (started on first use); closed after the actors have stopped.
-    const sandbox = hostsActors ? createLazySandbox(config, logger) : undefined;
-    if (sandbox) stack.push(() => sandbox.close());
-    // Outbound HTTP (`net_*`) and the private databases (`db_*`), one each per worker process,
-    // created on first use; the databases close after the actors have stopped.
-    const netEgress = hostsActors ? createLazyHttpEgress(config, logger) : undefined;
-    const privateDatabases = hostsActors
-      ? createLazyPrivateDatabases(config, logger, options.privateDatabases)
-      : undefined;
-    if (privateDatabases) stack.push(() => privateDatabases.close());
-    // Route records are flushed after the actors have stopped (their last calls included).
-    const toolRouter = createToolRouter({ config, logger, documents, cache, system }, options.tools);
-    stack.push(() => toolRouter.close());
-    // MCP connector sessions (and their child processes) end after the actors have stopped.
-    const connectors = createConnectorsService(config, logger, system, options.connectors);
-    stack.push(() => connectors.close());
-    toolRouter.resolvers.connector = connectors.tools;
-    const work = createWorkAborter({ sandbox, egress: netEgress, connectors: connectors.pool });
-    // The vault's cipher and credential checks (every node); sweep and panic listener (workers).
-    const vault = createVaultService({ documents, system, secrets, logger, hostsActors }, options.vault);
-    stack.push(() => vault.close());
-    // Connector values under a previous master key move to the current one, as the vault's do.
-    if (hostsActors) void connectors.startRekey({ documents, secrets });
-    const services: Services = {
-      config,
-      secrets,
-      logger,
-      documents,
-      cache,
-      system,
-      tokens,
-      identity: options.identity,
-      sandbox,
-      netEgress,
-      privateDatabases,
-      work,
-      toolRouter,
-      connectors,
-      vault,
-    };
+    const services = buildServices(
+      { config, secrets, logger, documents, cache, system, hostsActors },
+      options,
+      (close) => stack.push(close),
+    );
     // Idempotent: every process may run it; the first creates, the others find them in place.
     await documents.ensureIndexes(collectionDefinitions);
     // Revocations are durable in `revoked_tokens`; the cache (memory in embedded mode) gets them back.
-    await tokens.warm();
-    // Extra execution types are known before any actor or route can ask for them.
-    for (const runner of options.executions?.runners ?? [])
-      executionsServiceOf(services).runners.register(runner);
+    await services.tokens.warm();
     if (hostsActors) {
       for (const definition of actorDefinitions(services)) await system.register(definition);
     }
@@ -161,7 +112,18 @@ export async function startRuntime(
 
     let http: HttpServerHandle | undefined;
     if (servesHttp) {
-      const app = buildApp({ config, logger, system, services, toolCount: () => toolRouter.registry.size });
+      const auth = createHttpAuth(services);
+      const app = buildApp({
+        config,
+        logger,
+        system,
+        services,
+        requireAuth: auth.requireAuth,
+        optionalAuth: auth.optionalAuth,
+        sessions: auth.session,
+        routes: routeModules,
+        toolCount: () => services.toolRouter.registry.size,
+      });
       http = await listen(app, { host: config.HOST, port: config.PORT });
       stack.push(() => http!.close());
       logger.info({ url: http.url, role: config.ROLE, transport: transport.name }, 'front door listening');
@@ -177,7 +139,7 @@ export async function startRuntime(
       documents,
       cache,
       http,
-      work,
+      work: services.work,
       stop: () => (stopping ??= unwind()),
     };
   } catch (err) {

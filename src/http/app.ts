@@ -1,17 +1,14 @@
 import express from 'express';
 import helmet from 'helmet';
 import type { AppDeps, ResolvedAppDeps } from './app.types';
-import { createHttpAuth } from './auth';
-import { withScopeGate } from './scopes';
 import { SESSION_COOKIE } from './auth/session.middleware';
 import { errorMiddleware } from './error.middleware';
 import { jsonBody } from './json-body.middleware';
 import { requestContext } from './request-context.middleware';
 import { recordAllowedMethods, routeFallback } from './route-fallback.middleware';
-import { coreRoutes } from './routes';
 import { recordHeaders } from './security-headers';
 
-/** Without services (front-door unit tests), SB routes are open. */
+/** Without authentication hooks (front-door tests), SB routes are open. */
 const allowEveryone: express.RequestHandler = (_req, _res, next) => next();
 
 /** The one GET that opens a browser session for a caller who has none yet. */
@@ -32,19 +29,13 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
  * Builds the front door: request context, security headers, JSON bodies, the route modules, then
  * 404/405 and the one error middleware. Pure: it opens no socket (see `listen`).
  */
-export function buildApp(deps: AppDeps): express.Express {
-  // With the process's services at hand, authentication and sessions are built from them
-  // (src/http/auth); hooks given explicitly win. Without services (front-door unit tests) SB routes stay open.
-  // The scope gate (src/http/scopes) sits behind both hooks: named tokens' scopes apply to every route.
-  const auth = deps.services ? withScopeGate(deps.services, createHttpAuth(deps.services)) : undefined;
-  const sessionMiddleware = deps.sessionMiddleware ?? auth?.session.middleware;
-  const resolved: ResolvedAppDeps = {
+export function buildApp<S>(deps: AppDeps<S>): express.Express {
+  const sessionMiddleware = deps.sessions?.middleware;
+  const resolved: ResolvedAppDeps<S> = {
     ...deps,
     toolCount: deps.toolCount ?? (() => 0),
-    requireAuth: deps.requireAuth ?? auth?.requireAuth ?? allowEveryone,
-    optionalAuth: deps.optionalAuth ?? auth?.optionalAuth ?? allowEveryone,
-    sessionMiddleware,
-    sessions: deps.sessions ?? auth?.session,
+    requireAuth: deps.requireAuth ?? allowEveryone,
+    optionalAuth: deps.optionalAuth ?? allowEveryone,
   };
   const app = express();
   app.disable('x-powered-by');
@@ -86,7 +77,7 @@ export function buildApp(deps: AppDeps): express.Express {
   // router costs every request a second router walk. The 404/405 machinery lists routes only
   // (plain middleware is not listed), so it still sees exactly the route modules' routes.
   const router = app.router as unknown as express.Router;
-  for (const register of deps.routes ?? coreRoutes) register(router, resolved);
+  for (const register of deps.routes ?? []) register(router, resolved);
   recordAllowedMethods(router);
   // On the router, so it also pre-empts the router's own plain-text answer to OPTIONS.
   router.use(routeFallback());

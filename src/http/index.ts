@@ -4,6 +4,5 @@ export type { AppDeps, ResolvedAppDeps, RouteModule } from './app.types';
 export { errorMiddleware, toHttpFailure, type HttpFailure } from './error.middleware';
 export { listen, type HttpServerHandle, type ListenOptions } from './listen';
 export { REQUEST_ID_HEADER, requestIdFrom } from './request-context.middleware';
-export { coreRoutes } from './routes';
 export { formatSseEvent, writeSse, type SseEnd, type SseOptions } from './sse';
 export { parseBody, parseParams, parseQuery, validationError, type ValidationIssue } from './validation';

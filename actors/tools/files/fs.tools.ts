@@ -11,7 +11,6 @@ import {
   type FsWriteResult,
 } from '../../../schemas/tools/fs';
 import { agentFileScope } from '../../files/file-scope';
-import { fileStoreOf } from '../../files/file-store';
 import { defineTool, type ToolContext } from '../router/tool-declaration';
 
 /**
@@ -36,7 +35,7 @@ export const fsWriteTool = defineTool({
   input: FsWriteInputSchema,
   mutating: true,
   run: async ({ path, data, content, encoding }, ctx): Promise<FsWriteResult> => {
-    const written = await fileStoreOf(ctx.services).write(scopeOf(ctx), {
+    const written = await ctx.services.files.write(scopeOf(ctx), {
       path,
       data,
       content,
@@ -52,7 +51,7 @@ export const fsReadTool = defineTool({
     "Reads a file of the agent's file space. Returns {path, data, contentEncoding, size, version, contentType, sha256}; data is text for utf8, base64 otherwise (default: as written).",
   input: FsReadInputSchema,
   mutating: false,
-  run: ({ path, encoding }, ctx) => fileStoreOf(ctx.services).read(scopeOf(ctx), { path, encoding }),
+  run: ({ path, encoding }, ctx) => ctx.services.files.read(scopeOf(ctx), { path, encoding }),
 });
 
 export const fsStatTool = defineTool({
@@ -61,7 +60,7 @@ export const fsStatTool = defineTool({
     'Metadata of a file or directory: {path, kind, size, version, visibility, sha256, contentType, contentEncoding, createdAt, updatedAt}. NOT_FOUND when missing.',
   input: FsStatInputSchema,
   mutating: false,
-  run: ({ path }, ctx) => fileStoreOf(ctx.services).stat(scopeOf(ctx), { path }),
+  run: ({ path }, ctx) => ctx.services.files.stat(scopeOf(ctx), { path }),
 });
 
 export const fsListTool = defineTool({
@@ -71,7 +70,7 @@ export const fsListTool = defineTool({
   input: FsListInputSchema,
   mutating: false,
   run: ({ path, recursive, limit, cursor }, ctx) =>
-    fileStoreOf(ctx.services).list(scopeOf(ctx), { prefix: path, recursive, limit, cursor }),
+    ctx.services.files.list(scopeOf(ctx), { prefix: path, recursive, limit, cursor }),
 });
 
 export const fsDeleteTool = defineTool({
@@ -81,7 +80,7 @@ export const fsDeleteTool = defineTool({
   input: FsDeleteInputSchema,
   mutating: true,
   run: async ({ path }, ctx): Promise<FsDeleteResult> => {
-    const { changes: _changes, ...result } = await fileStoreOf(ctx.services).delete(scopeOf(ctx), { path });
+    const { changes: _changes, ...result } = await ctx.services.files.delete(scopeOf(ctx), { path });
     return result;
   },
 });
@@ -93,7 +92,7 @@ export const fsMkdirTool = defineTool({
   input: FsMkdirInputSchema,
   mutating: true,
   run: async ({ path }, ctx): Promise<FsMkdirResult> => {
-    const made = await fileStoreOf(ctx.services).mkdir(scopeOf(ctx), { path });
+    const made = await ctx.services.files.mkdir(scopeOf(ctx), { path });
     return { ...made.entry, created: made.created };
   },
 });

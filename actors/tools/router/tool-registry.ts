@@ -132,6 +132,18 @@ export class ToolRegistry {
   }
 
   /**
+   * The target of a name already resolved by `resolve` (at the front door), from its kind: a
+   * built-in tool is looked up by its bare name, nothing is parsed again. A built-in name this
+   * node does not know (another version) is an unknown tool.
+   */
+  targetOf(name: string, kind: ToolTarget['kind']): ToolTarget {
+    if (kind !== 'platform') return { kind, name };
+    const declaration = this.byName.get(name);
+    if (!declaration) throw unknownTool(name);
+    return { kind, name, declaration };
+  }
+
+  /**
    * What a requested name means: `platform.<x>` and bare `<x>` are built-in tools, `mcp.<server>.<tool>`
    * connector tools and `platform.skill.<slug>.<cap>` skill capabilities (resolved later, per agent).
    * `server` is the legacy hint: `{tool: 'create_issue', server: 'github'}` is `mcp.github.create_issue`.

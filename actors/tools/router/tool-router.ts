@@ -90,10 +90,3 @@ export function createToolRouter(deps: ToolRouterDeps, options: ToolRouterOption
     },
   };
 }
-
-declare module '../../../src/boot/services' {
-  interface Services {
-    /** The tool router of this process (registry, limiter, panic gate, route records). */
-    readonly toolRouter?: ToolRouter;
-  }
-}

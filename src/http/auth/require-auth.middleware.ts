@@ -1,9 +1,16 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { TokenService } from '../../../actors/identity/token-service';
 import type { Principal, TokenClaims } from '../../../schemas/auth';
 import { errors } from '../../../schemas/errors';
 import { isMutating, isSameOrigin } from './origin';
 import './session-data';
+
+/** The port to the identity domain's token checks (`TokenService`, wired by `src/boot`). */
+export interface BearerVerifier {
+  /** Signature, expiry and revocation; rejects with UNAUTHORIZED. */
+  verify(token: string): Promise<TokenClaims>;
+  /** The same, answered without a promise when no cache read is needed. */
+  check?(token: string): TokenClaims | Promise<TokenClaims>;
+}
 
 /** What the authentication middleware needs. */
 export interface AuthMiddlewareOptions {
@@ -11,7 +18,7 @@ export interface AuthMiddlewareOptions {
    * Verifies bearer tokens (signature, expiry, revocation). With `check` (TokenService), a token
    * decided without a cache read is accepted without a promise.
    */
-  tokens: Pick<TokenService, 'verify'> & Partial<Pick<TokenService, 'check'>>;
+  tokens: BearerVerifier;
   /** PUBLIC_BASE_URL: the origin allowed for cookie-authenticated mutations (besides the Host). */
   publicBaseUrl: string;
 }

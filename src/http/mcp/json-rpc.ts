@@ -1,5 +1,4 @@
 import { isAppError } from '../../../schemas/errors';
-import { isUnknownToolError } from '../../../actors/tools/router/tool-registry';
 
 /**
  * The MCP dialect of `POST /mcp`: JSON-RPC 2.0 over Streamable HTTP, stateless (no session id, no
@@ -45,6 +44,11 @@ export interface McpDeps {
   tools: readonly unknown[] | (() => Promise<readonly unknown[]>);
   /** Runs a tool; rejects with an AppError (unknown tool: NOT_FOUND with reason `unknown_tool`). */
   call(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Whether a rejection of `call` means the tool does not exist (a protocol error, -32602)
+   * rather than a tool error (a result with `isError`). The router's test is passed in.
+   */
+  isUnknownTool(err: unknown): boolean;
 }
 
 /** How to answer the HTTP request: a status and an optional JSON body (202: none). */
@@ -124,7 +128,7 @@ async function callTool(
   } catch (err) {
     // MCP: an unknown tool is a protocol error; everything else the tool (or its policy) said no to
     // is a result with isError, which the model can read and act on.
-    if (isUnknownToolError(err)) {
+    if (deps.isUnknownTool(err)) {
       return rpcError(id, JSON_RPC_ERRORS.invalidParams, (err as Error).message, { tool: name });
     }
     return { jsonrpc: '2.0', id, result: toolError(err) };

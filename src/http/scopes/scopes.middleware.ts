@@ -1,15 +1,32 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { NamedTokenDirectory } from '../../../actors/identity/named-token-directory';
 import type { Principal, TokenScope } from '../../../schemas/auth';
 import { errors } from '../../../schemas/errors';
 import type { ActorSystemApi } from '../../kernel/kernel.types';
 import type { Logger } from '../../logging/logger';
 import { ROUTE_SCOPE_RULES, scopesForPath, type RouteScopeRule } from './route-scopes';
 
+/**
+ * The port to the named tokens' current records (the identity domain's `NamedTokenDirectory`,
+ * wired by `src/boot`): cache-held, one cache read per request.
+ */
+export interface ScopedTokenDirectory {
+  /** The token's current record, or null when it does not exist. */
+  lookup(id: string): Promise<{
+    accountId: string;
+    status: 'live' | 'revoked';
+    /** Current scopes; empty = unrestricted. */
+    scopes: TokenScope[];
+    /** `jti` of the only value currently valid. */
+    jti: string;
+  } | null>;
+  /** Whether this request is the one that notes the token's use (at most once a minute). */
+  claimLastUsedWrite(id: string): Promise<boolean>;
+}
+
 /** What the scope gate needs. */
 export interface ScopeGateOptions {
   /** Cache-held records of named tokens (current status, scopes, `jti`). */
-  directory: Pick<NamedTokenDirectory, 'lookup' | 'claimLastUsedWrite'>;
+  directory: ScopedTokenDirectory;
   /** To tell the `named-tokens` actor a token was used (`tokens.touch`). */
   system: Pick<ActorSystemApi, 'tell'>;
   logger: Logger;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { ExecutionSweeper } from '../../../actors/executions/execution-leases';
-import { executionsServiceOf } from '../../../actors/executions/executions';
+import { createExecutionsService } from '../../../actors/executions/executions';
 import { executionsCollection } from '../../../actors/executions/executions.repo';
 import type { Services } from '../../../src/boot/services';
 import { startRuntime, type Runtime } from '../../../src/boot/runtime';
@@ -172,7 +172,7 @@ it('two sweepers at once: one acts, the other finds nothing to do', async () => 
       },
     },
   });
-  const svc = executionsServiceOf({ ...fakeServicesOf(b) });
+  const svc = createExecutionsService(fakeServicesOf(b));
   const sweepers = [0, 1].map(() => new ExecutionSweeper(svc.store, b.system, silentLogger));
   const counts = await Promise.all(sweepers.map((s) => s.sweep()));
   expect(counts.reduce((x, y) => x + y, 0)).toBeLessThanOrEqual(1);

@@ -1,3 +1,4 @@
+import { healthRoute } from '../../../actors/ops/health.route';
 import request from 'supertest';
 import { healthActor, type HealthActorOptions } from '../../../actors/ops/health.actor';
 import { HealthResponseSchema } from '../../../schemas/http/health';
@@ -32,7 +33,14 @@ describe('GET /health through the in-process kernel', () => {
     await system.stop(1000);
   });
 
-  const app = () => buildApp({ config: loadConfig({}), logger: silentLogger, system, toolCount: () => 3 });
+  const app = () =>
+    buildApp({
+      config: loadConfig({}),
+      logger: silentLogger,
+      system,
+      toolCount: () => 3,
+      routes: [healthRoute],
+    });
 
   it('answers ok when every dependency is up', async () => {
     const res = await request(app()).get('/health');

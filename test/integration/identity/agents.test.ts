@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { Collection } from 'mongodb';
 import { agentsCollection } from '../../../actors/identity/agents.collection';
-import { REGISTER_RATE_LIMIT } from '../../../src/http/routes/agents.route';
+import { REGISTER_RATE_LIMIT } from '../../../actors/identity/agents.route';
 import { createRateLimiter } from '../../../src/store/cache';
 import { BUILTIN_PRIMITIVES } from '../../../schemas/tools/primitives';
 import { bearer, eventually, startIdentityHarness, type IdentityHarness } from './support/identity-harness';

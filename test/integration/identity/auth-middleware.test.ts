@@ -37,7 +37,7 @@ function setup(tokenTtlMs?: number) {
   const { deps } = testDeps({
     requireAuth: auth.requireAuth,
     optionalAuth: auth.optionalAuth,
-    sessionMiddleware: session.middleware,
+    sessions: session,
     routes: [probe],
   });
   return { app: buildApp(deps), tokens, cache };
@@ -181,7 +181,7 @@ describe('requireAuth / optionalAuth', () => {
         res.json({});
       });
     };
-    const { deps } = testDeps({ sessionMiddleware: session.middleware, routes: [probe] });
+    const { deps } = testDeps({ sessions: session, routes: [probe] });
     const app = buildApp(deps);
     const res = await request(app).post('/login').set('X-Forwarded-Proto', 'https').expect(200);
     expect(String(res.headers['set-cookie'])).toMatch(/; Secure/);

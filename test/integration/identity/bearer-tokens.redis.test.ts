@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import { Redis } from 'ioredis';
 import { Collection } from 'mongodb';
 import { namedTokensCollection } from '../../../actors/identity/named-tokens.collection';
-import { REGISTER_RATE_LIMIT } from '../../../src/http/routes/agents.route';
+import { REGISTER_RATE_LIMIT } from '../../../actors/identity/agents.route';
 import { createRateLimiter } from '../../../src/store/cache';
 import { describeWithService } from '../../support/services';
 import { bearer, eventually, startIdentityHarness, type IdentityHarness } from './support/identity-harness';

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_PROTOCOL_VERSIONS } from '../../../src/http/mcp/json-rpc';
-import { SERVICE_VERSION } from '../../../src/http/routes/health.route';
+import { SERVICE_VERSION } from '../../../src/version';
 import { startRouterHarness, type RouterHarness } from './support/router-harness';
 
 let h: RouterHarness;

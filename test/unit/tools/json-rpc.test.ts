@@ -1,4 +1,4 @@
-import { unknownTool } from '../../../actors/tools/router/tool-registry';
+import { isUnknownToolError, unknownTool } from '../../../actors/tools/router/tool-registry';
 import { errors } from '../../../schemas/errors';
 import { handleJsonRpc, isJsonRpcBody, type McpDeps } from '../../../src/http/mcp/json-rpc';
 
@@ -15,6 +15,7 @@ const deps: McpDeps = {
     if (name === 'boom') throw new Error('secret internals');
     throw unknownTool(name);
   },
+  isUnknownTool: isUnknownToolError,
 };
 
 const rpc = (method: string, params?: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method, params });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type { ToolRouterOptions } from '../../../../actors/tools/router/tool-router';
-import { REGISTER_RATE_LIMIT } from '../../../../src/http/routes/agents.route';
+import { REGISTER_RATE_LIMIT } from '../../../../actors/identity/agents.route';
 import { startRuntime, type Runtime } from '../../../../src/boot/runtime';
 import { loadConfig } from '../../../../src/config/load-config';
 import { silentLogger } from '../../../../src/logging/logger';

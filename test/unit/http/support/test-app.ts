@@ -1,5 +1,7 @@
 import pino from 'pino';
 import { loadConfig } from '../../../../src/config/load-config';
+import { routeModules } from '../../../../actors/registry';
+import type { Services } from '../../../../src/boot/services';
 import type { AppDeps } from '../../../../src/http/app.types';
 import { FakeSystem } from './fake-system';
 
@@ -20,7 +22,7 @@ export function memoryLogger(level = 'debug') {
 }
 
 /** Deps for `buildApp` with a fake actor system whose `ops:health` says everything is up. */
-export function testDeps(overrides: Partial<AppDeps> = {}, env: Record<string, string> = {}) {
+export function testDeps(overrides: Partial<AppDeps<Services>> = {}, env: Record<string, string> = {}) {
   const system = new FakeSystem().onAsk('ops:health', 'ops.health', () => ({
     status: 'ok',
     dependencies: {
@@ -30,10 +32,12 @@ export function testDeps(overrides: Partial<AppDeps> = {}, env: Record<string, s
     },
   }));
   const { logger, lines, raw } = memoryLogger();
-  const deps: AppDeps = {
+  // The process's route modules, as the service registers them (without services: each answers 503 where it needs one).
+  const deps: AppDeps<Services> = {
     config: loadConfig({ BODY_LIMIT_BYTES: '2048', ...env }),
     logger,
     system,
+    routes: routeModules,
     ...overrides,
   };
   return { deps, system, lines, raw };

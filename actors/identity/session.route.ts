@@ -1,6 +1,7 @@
-import { identityLimits, type LimitSpec } from '../../../actors/identity/identity-options';
-import { TokenService } from '../../../actors/identity/token-service';
-import { isAppError, errors } from '../../../schemas/errors';
+import type { IdentityRouteServices } from './accounts.route';
+import { identityLimits, type LimitSpec } from './identity-options';
+import { TokenService } from './token-service';
+import { isAppError, errors } from '../../schemas/errors';
 import {
   FromKeyBodySchema,
   FromKeyCallbackQuerySchema,
@@ -8,7 +9,7 @@ import {
   SessionResponseSchema,
   SessionTokenResponseSchema,
   SuccessResponseSchema,
-} from '../../../schemas/http/identity';
+} from '../../schemas/http/identity';
 import {
   ACCOUNTS_DIRECTORY,
   CreateLoginLinkReplySchema,
@@ -16,12 +17,12 @@ import {
   RedeemLoginLinkReplySchema,
   accountAddress,
   type ProfileReply,
-} from '../../../schemas/messages/identity';
+} from '../../schemas/messages/identity';
 import type { Request } from 'express';
-import type { RouteModule } from '../app.types';
-import { SESSION_COOKIE, ipKey, principalFromClaims, principalOf, rateLimit } from '../auth';
-import { endSession, startSession } from '../auth/session-helpers';
-import { parseBody, parseQuery } from '../validation';
+import type { RouteModule } from '../../src/http/app.types';
+import { SESSION_COOKIE, ipKey, principalFromClaims, principalOf, rateLimit } from '../../src/http/auth';
+import { endSession, startSession } from '../../src/http/auth/session-helpers';
+import { parseBody, parseQuery } from '../../src/http/validation';
 import { accountCaller } from './accounts.route';
 
 /** Where a login link lands when it carries no `redirectTo`. */
@@ -32,7 +33,7 @@ export const LOGIN_LINK_REDIRECT = '/';
  * the signed-in account), and the one-time login link (`POST /api/session/from-key`, then
  * `GET /api/session/from-key/callback?st=`). Needs the process's services.
  */
-export const sessionRoute: RouteModule = (router, deps) => {
+export const sessionRoute: RouteModule<IdentityRouteServices> = (router, deps) => {
   const services = deps.services;
   if (!services) return;
   const limits = identityLimits(services.identity);

@@ -1,34 +1,23 @@
 import { Observable, ReplaySubject, type Subscription } from 'rxjs';
-import { z } from 'zod';
-import { newExecutionId } from '../../../actors/executions/executions';
-import { FollowItemSchema } from '../../../actors/executions/execution-follow';
-import { CHAT_EXECUTION_TYPE, type ChatOutput } from '../../../actors/studio/chat.runner';
-import { ReplyPieces, type CongestedClient } from '../../../actors/studio/reply-pieces';
-import { CONFIRM_TOKEN_TTL_S, ConfirmTokens } from '../../../actors/studio/confirm-tokens';
-import { runStudioCommand, studioEnvOf } from '../../../actors/studio/studio';
-import { MAX_COMMAND_CHARS } from '../../../actors/studio/studio-grammar';
-import type { Principal } from '../../../schemas/auth';
-import { errors, isAppError } from '../../../schemas/errors';
-import { ExecutionSummarySchema, type ExecutionSummary } from '../../../schemas/http/executions';
-import type { ExecutionEvent } from '../../../schemas/messages/executions';
-import type { ResolvedAppDeps, RouteModule } from '../app.types';
-import { writeSse } from '../sse';
-import { parseBody } from '../validation';
-import { accountCaller, executionsOf } from './executions-common';
+import type { Principal } from '../../schemas/auth';
+import { errors, isAppError } from '../../schemas/errors';
+import { ExecutionSummarySchema, type ExecutionSummary } from '../../schemas/http/executions';
+import type { IntentStreamBody } from '../../schemas/http/studio';
+import type { ExecutionEvent } from '../../schemas/messages/executions';
+import type { ActorSystemApi } from '../../src/kernel/kernel.types';
+import type { CachePort } from '../../src/store/cache';
+import { newExecutionId, type ExecutionsService } from '../executions/executions';
+import { FollowItemSchema } from '../executions/execution-follow';
+import { CHAT_EXECUTION_TYPE, type ChatOutput } from './chat.runner';
+import { CONFIRM_TOKEN_TTL_S, ConfirmTokens } from './confirm-tokens';
+import { ReplyPieces, type CongestedClient } from './reply-pieces';
 
-export const StudioCommandBodySchema = z.object({
-  command: z.string().max(MAX_COMMAND_CHARS),
-  confirmToken: z.string().max(200).optional(),
-  advancedMode: z.boolean().default(false),
-});
-
-const Ref = z.string().min(1).max(200);
-export const IntentStreamBodySchema = z.object({
-  message: z.string().min(1).max(20_000),
-  sessionId: Ref,
-  workspaceId: Ref.optional(),
-  projectId: Ref.optional(),
-});
+/** What an intent stream needs: the actor system, the executions' reads, the cache (confirm tokens). */
+export interface IntentStreamDeps {
+  readonly system: ActorSystemApi;
+  readonly executions: Pick<ExecutionsService, 'queries'>;
+  readonly cache: CachePort;
+}
 
 /** The events of `POST /api/studio/intent/stream`, in this order (docs/studio.md). */
 export type IntentEvent =
@@ -92,11 +81,6 @@ function splitFirst(
   });
 }
 
-function servicesOf(deps: ResolvedAppDeps) {
-  if (!deps.services) throw errors.unavailable('The Studio is not available on this node');
-  return deps.services;
-}
-
 /**
  * The events of one chat execution for the request that created it: `execution` (as created),
  * the pieces of the model's reply as they come (`reply` with `final: false`, from the items of the
@@ -105,7 +89,7 @@ function servicesOf(deps: ResolvedAppDeps) {
  * leaving ends only these streams.
  */
 function intentEvents(
-  deps: ResolvedAppDeps,
+  deps: IntentStreamDeps,
   caller: Principal & { accountId: string },
   execution: ExecutionSummary,
   follow: { items: Observable<unknown>; stop: () => void; client: CongestedClient },
@@ -142,7 +126,7 @@ function intentEvents(
       if (closed) return;
       replyPieces.flush(true);
       replyPieces.close();
-      const svc = executionsOf(deps);
+      const svc = deps.executions;
       let status = 'UNKNOWN';
       try {
         const doc = await svc.queries.get(caller.accountId, executionId);
@@ -160,7 +144,7 @@ function intentEvents(
             ...(output.result !== undefined ? { result: output.result } : {}),
           };
           if (doc.status === 'PAUSED' && output.proposal && !doc.hold) {
-            const confirmToken = await new ConfirmTokens(servicesOf(deps).cache).issue(
+            const confirmToken = await new ConfirmTokens(deps.cache).issue(
               caller,
               output.proposal.command,
               false,
@@ -238,48 +222,37 @@ function intentEvents(
 }
 
 /**
- * `POST /api/studio/command` (docs/studio.md): one strict Studio command. 200 with `kind` for
- * every command-level outcome (errors included); 400 for a malformed body; 401/403 for the caller
- * (a self-registered agent has no account: 403).
- *
- * `POST /api/studio/intent/stream`: one chat message, as a CHAT_EXECUTION, streamed as SSE.
+ * One chat message as a CHAT_EXECUTION (docs/studio.md, "Intent stream"): created and started by
+ * one stream request, whose handler runs the first step, so the pieces of the reply come back on
+ * it, to this node only. Failures to create (400, 403 lockdown, 404 workspace) reject before any
+ * event, so the route can still answer them as HTTP errors. Resolves with the stream's events.
  */
-export const studioRoute: RouteModule = (router, deps) => {
-  router.post('/api/studio/command', deps.requireAuth, async (req, res) => {
-    const caller = accountCaller(res);
-    const body = parseBody(StudioCommandBodySchema, req);
-    res.json(await runStudioCommand(studioEnvOf(servicesOf(deps)), caller, body));
-  });
-
-  router.post('/api/studio/intent/stream', deps.requireAuth, async (req, res) => {
-    const caller = accountCaller(res);
-    const { message, sessionId, workspaceId, projectId } = parseBody(IntentStreamBodySchema, req);
-    // Created and started by one stream request, whose handler runs the first step: the pieces of
-    // the reply come back on it, to this node only. Failures to create (400, 403 lockdown, 404
-    // workspace) come before its first item: HTTP errors, nothing is streamed yet.
-    const { first, rest, stop } = await splitFirst(
-      deps.system.stream<unknown>(
-        `execution:${newExecutionId()}`,
-        'execution.createAndFollow',
-        {
-          type: CHAT_EXECUTION_TYPE,
-          title: message.slice(0, 180),
-          sourceType: 'super_agent',
-          input: projectId ? { message, projectId } : { message },
-          sessionId,
-          ...(workspaceId ? { workspaceId } : {}),
-        },
-        { auth: caller, timeoutMs: INTENT_WATCH_MS },
-      ),
-    );
-    const created = FollowItemSchema.safeParse(first);
-    if (!created.success || created.data.type !== 'created') {
-      stop();
-      throw errors.internal('The execution was not created');
-    }
-    const execution = ExecutionSummarySchema.parse(created.data.execution);
-    await writeSse(req, res, intentEvents(deps, caller, execution, { items: rest, stop, client: res }), {
-      eventOf: (e) => e.type,
-    });
-  });
-};
+export async function openIntentStream(
+  deps: IntentStreamDeps,
+  caller: Principal & { accountId: string },
+  { message, sessionId, workspaceId, projectId }: IntentStreamBody,
+  client: CongestedClient,
+): Promise<Observable<IntentEvent>> {
+  const { first, rest, stop } = await splitFirst(
+    deps.system.stream<unknown>(
+      `execution:${newExecutionId()}`,
+      'execution.createAndFollow',
+      {
+        type: CHAT_EXECUTION_TYPE,
+        title: message.slice(0, 180),
+        sourceType: 'super_agent',
+        input: projectId ? { message, projectId } : { message },
+        sessionId,
+        ...(workspaceId ? { workspaceId } : {}),
+      },
+      { auth: caller, timeoutMs: INTENT_WATCH_MS },
+    ),
+  );
+  const created = FollowItemSchema.safeParse(first);
+  if (!created.success || created.data.type !== 'created') {
+    stop();
+    throw errors.internal('The execution was not created');
+  }
+  const execution = ExecutionSummarySchema.parse(created.data.execution);
+  return intentEvents(deps, caller, execution, { items: rest, stop, client });
+}

@@ -1,15 +1,16 @@
 import type { Response } from 'express';
 import { z } from 'zod';
-import {
-  MEMORY_LIMITS,
-  MemoryNamespaceTypeSchema,
-  MemoryVisibilitySchema,
-} from '../../../actors/memory/memory.collection';
-import { MEMORY_EXPORT_FORMAT, memoryApiOf, type MemoryCaller } from '../../../actors/memory/memory.service';
-import { errors } from '../../../schemas/errors';
-import type { ResolvedAppDeps, RouteModule } from '../app.types';
-import { requirePrincipal } from '../auth';
-import { parseBody, parseQuery } from '../validation';
+import { MEMORY_LIMITS, MemoryNamespaceTypeSchema, MemoryVisibilitySchema } from './memory.collection';
+import { MEMORY_EXPORT_FORMAT, type MemoryApi, type MemoryCaller } from './memory.service';
+import { errors } from '../../schemas/errors';
+import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
+import { requirePrincipal } from '../../src/http/auth';
+import { parseBody, parseQuery } from '../../src/http/validation';
+
+/** What the memory routes read from the process's services. */
+interface MemoryRouteServices {
+  readonly memory: MemoryApi;
+}
 
 const key = z.string().min(1).max(MEMORY_LIMITS.maxKey);
 const namespaceId = z.string().min(1).max(MEMORY_LIMITS.maxNamespaceId);
@@ -47,9 +48,9 @@ function memoryCaller(res: Response): MemoryCaller {
   return principal as MemoryCaller;
 }
 
-function apiOf(deps: ResolvedAppDeps) {
+function apiOf(deps: ResolvedAppDeps<MemoryRouteServices>) {
   if (!deps.services) throw errors.unavailable('Memory is not available on this node');
-  return memoryApiOf(deps.services);
+  return deps.services.memory;
 }
 
 /**
@@ -57,7 +58,7 @@ function apiOf(deps: ResolvedAppDeps) {
  * the caller may see; every change is recorded as a finished execution whose rollback
  * (`POST /api/executions/{id}/actions`) puts the previous entry back.
  */
-export const memoryRoute: RouteModule = (router, deps) => {
+export const memoryRoute: RouteModule<MemoryRouteServices> = (router, deps) => {
   router.get('/api/memory', deps.requireAuth, async (req, res) => {
     const caller = memoryCaller(res);
     const { export: exportFlag, ...query } = parseQuery(ListQuerySchema, req);

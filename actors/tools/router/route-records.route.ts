@@ -1,8 +1,9 @@
+import type { ToolRouterRouteServices } from './tool-invoke';
 import { FfpRoutesQuerySchema, FfpRoutesResponseSchema } from '../../../schemas/http/mcp';
-import type { RouteModule } from '../app.types';
-import { requirePrincipal } from '../auth';
-import { toolRouterOf } from '../mcp/invoke';
-import { parseQuery } from '../validation';
+import type { RouteModule } from '../../../src/http/app.types';
+import { requirePrincipal } from '../../../src/http/auth';
+import { toolRouterOf } from './tool-invoke';
+import { parseQuery } from '../../../src/http/validation';
 
 /**
  * `GET /api/ffp/routes?limit=` (SB): how the caller's tool calls were routed. `routes`: the latest
@@ -11,7 +12,7 @@ import { parseQuery } from '../validation';
  * fallback is disabled in this version). A plain read of `route_records` and `route_stats`
  * (written in batches, so a call shows up within about half a second).
  */
-export const ffpRoutesRoute: RouteModule = (router, deps) => {
+export const routeRecordsRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => {
   router.get('/api/ffp/routes', deps.requireAuth, async (req, res) => {
     const principal = requirePrincipal(res);
     const { limit } = parseQuery(FfpRoutesQuerySchema, req);

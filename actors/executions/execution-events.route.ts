@@ -1,11 +1,12 @@
 import { Observable } from 'rxjs';
-import { isExecutionId } from '../../../actors/executions/executions.repo';
-import type { Principal } from '../../../schemas/auth';
-import { errors } from '../../../schemas/errors';
-import type { ExecutionEvent } from '../../../schemas/messages/executions';
-import type { ResolvedAppDeps, RouteModule } from '../app.types';
-import { writeSse } from '../sse';
-import { accountCaller, executionsOf } from './executions-common';
+import { isExecutionId } from './executions.repo';
+import type { Principal } from '../../schemas/auth';
+import { errors } from '../../schemas/errors';
+import type { ExecutionEvent } from '../../schemas/messages/executions';
+import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
+import { writeSse } from '../../src/http/sse';
+import { accountCaller, executionsOf } from './executions-http';
+import type { ExecutionsRouteServices } from './executions-http';
 
 /** The log position each event sent leaves the client at (its SSE id). */
 type Positions = WeakMap<ExecutionEvent, number>;
@@ -19,7 +20,7 @@ const EVENTS_STREAM_MS = 30 * 60_000;
  * the lines already sent. The watch is subscribed first, so no line falls between the two.
  */
 function eventsAfter(
-  deps: ResolvedAppDeps,
+  deps: ResolvedAppDeps<ExecutionsRouteServices>,
   auth: Principal,
   executionId: string,
   from: number,
@@ -74,7 +75,7 @@ function eventsAfter(
  * client reconnecting with `Last-Event-ID: n` gets the log lines after `n` from the persisted log,
  * then the live events. Another account's execution is 404.
  */
-export const executionEventsRoute: RouteModule = (router, deps) => {
+export const executionEventsRoute: RouteModule<ExecutionsRouteServices> = (router, deps) => {
   router.get('/api/executions/:id/events', deps.requireAuth, async (req, res) => {
     const caller = accountCaller(res);
     const id = String(req.params.id);

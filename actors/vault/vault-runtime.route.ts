@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { looksLikeRuntimeCredential } from '../../../actors/vault/sdk-credentials';
-import { errors } from '../../../schemas/errors';
+import { looksLikeRuntimeCredential } from './sdk-credentials';
+import { errors } from '../../schemas/errors';
 import {
   CleanupResponseSchema,
   ConsumeBodySchema,
@@ -10,16 +10,16 @@ import {
   CredentialRevealResponseSchema,
   CredentialRevokeResponseSchema,
   DeleteCredentialInputSchema,
-} from '../../../schemas/http/vault';
+} from '../../schemas/http/vault';
 import {
   CredentialsCreateReplySchema,
   GrantConsumeReplySchema,
   type RuntimeAuth,
-} from '../../../schemas/messages/vault';
-import type { ResolvedAppDeps, RouteModule } from '../app.types';
-import { requirePrincipal } from '../auth';
-import { parseBody, validationError } from '../validation';
-import { vaultRateLimit, vaultServiceOf } from './vault.route';
+} from '../../schemas/messages/vault';
+import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
+import { requirePrincipal } from '../../src/http/auth';
+import { parseBody, validationError } from '../../src/http/validation';
+import { vaultRateLimit, vaultServiceOf, type VaultRouteServices } from './vault.route';
 
 /** Grant ids as minted (`vgr_` + 128 bits hex); anything else cannot name a grant. */
 const GRANT_ID = /^vgr_[0-9a-f]{32}$/;
@@ -32,7 +32,10 @@ export const RUNTIME_CREDENTIAL_REQUIRED =
  * session alone included), another scheme, or a user bearer token (account, agent or named JWT)
  * is 401: those are not credentials of this route, whatever they are worth elsewhere.
  */
-async function runtimeCallerOf(req: Request, deps: ResolvedAppDeps): Promise<RuntimeAuth> {
+async function runtimeCallerOf(
+  req: Request,
+  deps: ResolvedAppDeps<VaultRouteServices>,
+): Promise<RuntimeAuth> {
   const header = req.headers.authorization;
   if (header === undefined) throw errors.unauthorized(RUNTIME_CREDENTIAL_REQUIRED);
   const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
@@ -59,7 +62,7 @@ function credentialsOf(res: Response) {
  * (docs/vault.md). Values come back from the actors sealed for transit and are opened here, at
  * the last moment, for the one answer that reveals them.
  */
-export const vaultRuntimeRoute: RouteModule = (router, deps) => {
+export const vaultRuntimeRoute: RouteModule<VaultRouteServices> = (router, deps) => {
   // Counted per verified credential (after `runtimeCaller`): a forged credential naming another
   // credential's id is refused (401) before it can spend that credential's budget.
   const consumeLimit = vaultRateLimit(

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { errors } from '../../../schemas/errors';
+import { errors } from '../../schemas/errors';
 import {
   ConnectorDeleteResponseSchema,
   ConnectorListResponseSchema,
@@ -8,10 +8,10 @@ import {
   ConnectorSlugQuerySchema,
   CreateConnectorBodySchema,
   UpdateConnectorBodySchema,
-} from '../../../schemas/http/connectors';
-import type { RouteModule } from '../app.types';
-import { requirePrincipal } from '../auth';
-import { parseBody, parseParams, parseQuery } from '../validation';
+} from '../../schemas/http/connectors';
+import type { RouteModule } from '../../src/http/app.types';
+import { requirePrincipal } from '../../src/http/auth';
+import { parseBody, parseParams, parseQuery } from '../../src/http/validation';
 
 /** Discovery (start or connect, `initialize`, `tools/list`) may take longer than a plain request. */
 const DISCOVERY_TIMEOUT_MS = 45_000;

@@ -1,6 +1,8 @@
+import type { CachePort } from '../../src/store/cache';
+import type { VaultService } from './vault';
 import type { Request, RequestHandler, Response } from 'express';
-import { assertValueSize } from '../../../actors/vault/vault-secrets';
-import { errors } from '../../../schemas/errors';
+import { assertValueSize } from './vault-secrets';
+import { errors } from '../../schemas/errors';
 import {
   AccessBodySchema,
   AccessResponseSchema,
@@ -18,10 +20,16 @@ import {
   SecretDeleteResponseSchema,
   SecretListResponseSchema,
   SecretResponseSchema,
-} from '../../../schemas/http/vault';
-import type { ResolvedAppDeps, RouteModule } from '../app.types';
-import { principalOf, rateLimit, requirePrincipal } from '../auth';
-import { parseBody, parseQuery, validationError } from '../validation';
+} from '../../schemas/http/vault';
+import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
+import { principalOf, rateLimit, requirePrincipal } from '../../src/http/auth';
+import { parseBody, parseQuery, validationError } from '../../src/http/validation';
+
+/** What the vault routes read from the process's services. */
+export interface VaultRouteServices {
+  readonly vault: VaultService;
+  readonly cache: CachePort;
+}
 
 /** The caller and its account's vault actor; a self-registered agent has no account (403). */
 function vaultOf(res: Response) {
@@ -33,7 +41,7 @@ function vaultOf(res: Response) {
 }
 
 /** The vault service of this node (absent only in front-door tests built without services). */
-export function vaultServiceOf(deps: ResolvedAppDeps) {
+export function vaultServiceOf(deps: ResolvedAppDeps<VaultRouteServices>) {
   const vault = deps.services?.vault;
   if (!vault) throw errors.unavailable('The vault is not available on this node');
   return vault;
@@ -45,7 +53,7 @@ export function vaultServiceOf(deps: ResolvedAppDeps) {
  * `key` names what is counted (an account, a runtime credential); none = not counted.
  */
 export function vaultRateLimit(
-  deps: ResolvedAppDeps,
+  deps: ResolvedAppDeps<VaultRouteServices>,
   name: string,
   perMinute: number,
   key: (req: Request) => string | undefined,
@@ -66,7 +74,7 @@ function deleteInput(req: Request): unknown {
  * (docs/vault.md). A value is size-checked here and sealed for transit before it leaves the front
  * door; answers are parsed with strict schemas (no value, no sealed value, no account id).
  */
-export const vaultRoute: RouteModule = (router, deps) => {
+export const vaultRoute: RouteModule<VaultRouteServices> = (router, deps) => {
   router.post('/api/vault', deps.requireAuth, async (req, res) => {
     const { principal, accountId, to } = vaultOf(res);
     const body = parseBody(CreateSecretBodySchema, req);

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { FfpState } from '../../../schemas/http/ffp';
-import type { RouteModule } from '../app.types';
+import type { FfpState } from '../../schemas/http/ffp';
+import type { RouteModule } from '../../src/http/app.types';
 
 const PATH = '/api/ffp/temp';
 

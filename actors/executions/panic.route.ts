@@ -1,21 +1,22 @@
 import type { Request, Response } from 'express';
-import { errors } from '../../../schemas/errors';
+import { errors } from '../../schemas/errors';
 import {
   PanicBodySchema,
   PanicLiftSchema,
   PanicResponseSchema,
   PanicStatusResponseSchema,
-} from '../../../schemas/http/executions';
-import type { RouteModule } from '../app.types';
-import { parseBody, parseQuery } from '../validation';
-import { ACTION_TIMEOUT_MS, accountCaller, executionsOf } from './executions-common';
+} from '../../schemas/http/executions';
+import type { RouteModule } from '../../src/http/app.types';
+import { parseBody, parseQuery } from '../../src/http/validation';
+import { ACTION_TIMEOUT_MS, accountCaller, executionsOf } from './executions-http';
+import type { ExecutionsRouteServices } from './executions-http';
 
 /**
  * `/api/panic` (docs/executions.md, "Panic"): `POST` stops a workspace (default: the caller's
  * default one), `DELETE` lifts its lockdown, `GET` tells whether it is locked down. A workspace
  * the caller is not a member of is 404 (in the `panic:<workspace>` actor).
  */
-export const panicRoute: RouteModule = (router, deps) => {
+export const panicRoute: RouteModule<ExecutionsRouteServices> = (router, deps) => {
   const timeoutMs = Math.max(deps.config.REQUEST_TIMEOUT_MS, ACTION_TIMEOUT_MS);
 
   const workspaceOf = async (res: Response, given: string | undefined) => {

@@ -1,8 +1,9 @@
-import { PLATFORM_TOOLS } from '../../../actors/tools/platform-tools';
-import { ToolRegistry } from '../../../actors/tools/router/tool-registry';
-import type { RouteModule } from '../app.types';
-import { principalOf } from '../auth';
-import { listingFor } from '../mcp/listing';
+import type { ToolRouterRouteServices } from './tool-invoke';
+import { PLATFORM_TOOLS } from '../platform-tools';
+import { ToolRegistry } from './tool-registry';
+import type { RouteModule } from '../../../src/http/app.types';
+import { principalOf } from '../../../src/http/auth';
+import { listingFor } from './tool-listing';
 
 let fallbackRegistry: ToolRegistry | undefined;
 
@@ -14,7 +15,7 @@ let fallbackRegistry: ToolRegistry | undefined;
  * (`mcp.<slug>.<tool>`) that its agent's `allowedTools` permit, in the same sorted list, with a
  * private cache policy.
  */
-export const toolsRoute: RouteModule = (router, deps) => {
+export const toolsRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => {
   const registry = () =>
     deps.services?.toolRouter?.registry ?? (fallbackRegistry ??= new ToolRegistry(PLATFORM_TOOLS));
   router.get('/tools', deps.optionalAuth, async (_req, res) => {

@@ -1,6 +1,6 @@
-import { isExecutionId, newExecutionId } from '../../../actors/executions/executions.repo';
-import { executionSummary, executionView } from '../../../actors/executions/execution-views';
-import { errors } from '../../../schemas/errors';
+import { isExecutionId, newExecutionId } from './executions.repo';
+import { executionSummary, executionView } from './execution-views';
+import { errors } from '../../schemas/errors';
 import {
   ActionReplySchema,
   CreateExecutionBodySchema,
@@ -8,16 +8,17 @@ import {
   ExecutionDetailResponseSchema,
   ExecutionListQuerySchema,
   ExecutionViewSchema,
-} from '../../../schemas/http/executions';
-import type { RouteModule } from '../app.types';
-import { parseBody, parseQuery } from '../validation';
-import { ACTION_TIMEOUT_MS, accountCaller, executionsOf } from './executions-common';
+} from '../../schemas/http/executions';
+import type { RouteModule } from '../../src/http/app.types';
+import { parseBody, parseQuery } from '../../src/http/validation';
+import { ACTION_TIMEOUT_MS, accountCaller, executionsOf } from './executions-http';
+import type { ExecutionsRouteServices } from './executions-http';
 
 /**
  * `/api/executions` (docs/executions.md): the caller's account's executions. Listings and details
  * are plain reads; creation and actions go to the `execution:<id>` actor.
  */
-export const executionsRoute: RouteModule = (router, deps) => {
+export const executionsRoute: RouteModule<ExecutionsRouteServices> = (router, deps) => {
   const timeoutMs = Math.max(deps.config.REQUEST_TIMEOUT_MS, ACTION_TIMEOUT_MS);
 
   router.get('/api/executions', deps.requireAuth, async (req, res) => {

@@ -1,8 +1,9 @@
-import { callerAgentId } from '../../../actors/tools/router/default-agent';
+import type { ToolRouterRouteServices } from './tool-invoke';
+import { callerAgentId } from './default-agent';
 import type { Principal } from '../../../schemas/auth';
 import type { ToolEntry } from '../../../schemas/http/mcp';
 import { AgentListToolsReplySchema, type ListedTool } from '../../../schemas/messages/tools';
-import type { ResolvedAppDeps } from '../app.types';
+import type { ResolvedAppDeps } from '../../../src/http/app.types';
 
 /** An MCP `tools/list` entry. */
 export type McpToolEntry = ToolEntry & { annotations: { readOnlyHint: boolean } };
@@ -25,7 +26,10 @@ const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? 
  * account's default agent). A failure to list them is logged and lists none: the built-in
  * listing still answers.
  */
-async function extraToolsOf(deps: ResolvedAppDeps, principal: Principal): Promise<ListedTool[]> {
+async function extraToolsOf(
+  deps: ResolvedAppDeps<ToolRouterRouteServices>,
+  principal: Principal,
+): Promise<ListedTool[]> {
   if (!deps.services?.toolRouter?.resolvers.connector) return [];
   try {
     const reply = await deps.system.ask(
@@ -46,7 +50,7 @@ async function extraToolsOf(deps: ResolvedAppDeps, principal: Principal): Promis
  * built-in entries plus the caller's connector tools, the whole sorted by name.
  */
 export async function listingFor(
-  deps: ResolvedAppDeps,
+  deps: ResolvedAppDeps<ToolRouterRouteServices>,
   principal: Principal,
   builtin: { entries: readonly ToolEntry[]; mcpTools: readonly McpToolEntry[] },
 ): Promise<CallerListing> {

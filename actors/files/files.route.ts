@@ -1,11 +1,16 @@
 import { z } from 'zod';
-import { filesApiOf, type FilesCaller } from '../../../actors/files/files-api.service';
-import { ContentEncodingSchema, FileVisibilitySchema } from '../../../schemas/documents/file';
-import { errors } from '../../../schemas/errors';
+import type { FilesApi, FilesCaller } from './files-api.service';
+import { ContentEncodingSchema, FileVisibilitySchema } from '../../schemas/documents/file';
+import { errors } from '../../schemas/errors';
 import type { Response } from 'express';
-import type { ResolvedAppDeps, RouteModule } from '../app.types';
-import { requirePrincipal } from '../auth';
-import { parseBody, parseQuery } from '../validation';
+import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
+import { requirePrincipal } from '../../src/http/auth';
+import { parseBody, parseQuery } from '../../src/http/validation';
+
+/** What the files routes read from the process's services. */
+interface FilesRouteServices {
+  readonly filesApi: FilesApi;
+}
 
 const id = z.string().min(1).max(200);
 
@@ -48,9 +53,9 @@ function filesCaller(res: Response): FilesCaller {
   return principal as FilesCaller;
 }
 
-function apiOf(deps: ResolvedAppDeps) {
+function apiOf(deps: ResolvedAppDeps<FilesRouteServices>) {
   if (!deps.services) throw errors.unavailable('Files are not available on this node');
-  return filesApiOf(deps.services);
+  return deps.services.filesApi;
 }
 
 /**
@@ -58,7 +63,7 @@ function apiOf(deps: ResolvedAppDeps) {
  * caller may see (owner, public, workspace members); every change is recorded as a finished
  * execution whose rollback (`POST /api/executions/{id}/actions`) restores the previous state.
  */
-export const filesRoute: RouteModule = (router, deps) => {
+export const filesRoute: RouteModule<FilesRouteServices> = (router, deps) => {
   router.get('/api/files', deps.requireAuth, async (req, res) => {
     const caller = filesCaller(res);
     const { action, path, workspaceId, ...query } = parseQuery(ListQuerySchema, req);

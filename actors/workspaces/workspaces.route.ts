@@ -1,11 +1,16 @@
 import { z } from 'zod';
-import { workspacesApiOf } from '../../../actors/workspaces/workspaces';
-import { WORKSPACE_LIMITS } from '../../../actors/workspaces/workspace-members.collection';
-import { WorkspaceMemberRoleSchema } from '../../../schemas/documents/workspace-member';
-import { errors } from '../../../schemas/errors';
-import type { ResolvedAppDeps, RouteModule } from '../app.types';
-import { requirePrincipal } from '../auth';
-import { parseBody } from '../validation';
+import type { WorkspacesApi } from './workspaces.service';
+import { WORKSPACE_LIMITS } from './workspace-members.collection';
+import { WorkspaceMemberRoleSchema } from '../../schemas/documents/workspace-member';
+import { errors } from '../../schemas/errors';
+import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
+import { requirePrincipal } from '../../src/http/auth';
+import { parseBody } from '../../src/http/validation';
+
+/** What the workspaces routes read from the process's services. */
+interface WorkspacesRouteServices {
+  readonly workspaces: WorkspacesApi;
+}
 
 /** A workspace id as handed out (`ws_…`); anything else is a malformed request, not a lookup. */
 const WorkspaceIdSchema = z.string().regex(/^ws_[A-Za-z0-9_-]{1,100}$/, 'must be a workspace id (ws_…)');
@@ -36,16 +41,16 @@ function param(schema: z.ZodString, value: unknown, field: string): string {
   return parsed.data;
 }
 
-function apiOf(deps: ResolvedAppDeps) {
+function apiOf(deps: ResolvedAppDeps<WorkspacesRouteServices>) {
   if (!deps.services) throw errors.unavailable('Workspaces are not available on this node');
-  return workspacesApiOf(deps.services);
+  return deps.services.workspaces;
 }
 
 /**
  * `/api/workspaces` (docs/workspaces.md): the caller's workspaces, shared workspaces and their
  * members. Membership decides what `workspace` visibility shows in files, memory and the vault.
  */
-export const workspacesRoute: RouteModule = (router, deps) => {
+export const workspacesRoute: RouteModule<WorkspacesRouteServices> = (router, deps) => {
   router.get('/api/workspaces', deps.requireAuth, async (_req, res) => {
     res.json({ workspaces: await apiOf(deps).list(requirePrincipal(res)) });
   });

@@ -1,7 +1,8 @@
+import type { IdentityRouteServices } from './accounts.route';
 import type { RequestHandler, Response } from 'express';
-import { PUBLIC_AGENTS } from '../../../actors/identity/agent-directory.actor';
-import type { Principal } from '../../../schemas/auth';
-import { errors } from '../../../schemas/errors';
+import { PUBLIC_AGENTS } from './agent-directory.actor';
+import type { Principal } from '../../schemas/auth';
+import { errors } from '../../schemas/errors';
 import {
   AgentMeResponseSchema,
   CreateAgentBodySchema,
@@ -11,11 +12,11 @@ import {
   RegisterResponseSchema,
   UpdateAgentBodySchema,
   UpdateAgentResponseSchema,
-} from '../../../schemas/http/agents';
-import { AgentRecordSchema, AgentsRegisterReplySchema } from '../../../schemas/messages/agents';
-import type { RouteModule } from '../app.types';
-import { ipKey, rateLimit, requirePrincipal } from '../auth';
-import { parseBody } from '../validation';
+} from '../../schemas/http/agents';
+import { AgentRecordSchema, AgentsRegisterReplySchema } from '../../schemas/messages/agents';
+import type { RouteModule } from '../../src/http/app.types';
+import { ipKey, rateLimit, requirePrincipal } from '../../src/http/auth';
+import { parseBody } from '../../src/http/validation';
 
 /** `POST /register`: attempts per client address (valid or not) per window. */
 export const REGISTER_RATE_LIMIT = Object.freeze({ name: 'register-ip', points: 20, durationSec: 3600 });
@@ -40,7 +41,7 @@ function operatorOf(res: Response): { principal: Principal; accountId: string } 
  * deployed agents and subagents; PATCH changes an agent's lists and status, account only). Bodies are validated here and every reply is parsed with its response
  * schema, which also strips anything that is not a public field (internal ids never leave).
  */
-export const agentsRoute: RouteModule = (router, deps) => {
+export const agentsRoute: RouteModule<IdentityRouteServices> = (router, deps) => {
   const base = deps.config.PUBLIC_BASE_URL;
   const endpoints = { mcpEndpoint: `${base}/mcp`, toolsEndpoint: `${base}/tools` };
   const limitRegistrations = deps.services

@@ -1,7 +1,9 @@
+import type { TokenService } from './token-service';
+import type { CachePort } from '../../src/store/cache';
 import type { Request, Response } from 'express';
-import { identityLimits, type LimitSpec } from '../../../actors/identity/identity-options';
-import type { Principal } from '../../../schemas/auth';
-import { errors } from '../../../schemas/errors';
+import { identityLimits, type IdentityOptions, type LimitSpec } from './identity-options';
+import type { Principal } from '../../schemas/auth';
+import { errors } from '../../schemas/errors';
 import {
   ConfirmResetBodySchema,
   ForgotPasswordBodySchema,
@@ -12,18 +14,25 @@ import {
   SignupBodySchema,
   SignupResponseSchema,
   SuccessResponseSchema,
-} from '../../../schemas/http/identity';
+} from '../../schemas/http/identity';
 import {
   ACCOUNTS_DIRECTORY,
   ConfirmResetReplySchema,
   SigninReplySchema,
   SignupReplySchema,
   accountAddress,
-} from '../../../schemas/messages/identity';
-import type { RouteModule } from '../app.types';
-import { bodyField, ipKey, rateLimit, requirePrincipal } from '../auth';
-import { requireSameOrigin, startSession } from '../auth/session-helpers';
-import { parseBody } from '../validation';
+} from '../../schemas/messages/identity';
+import type { RouteModule } from '../../src/http/app.types';
+import { bodyField, ipKey, rateLimit, requirePrincipal } from '../../src/http/auth';
+import { requireSameOrigin, startSession } from '../../src/http/auth/session-helpers';
+import { parseBody } from '../../src/http/validation';
+
+/** What the identity routes read from the process's services. */
+export interface IdentityRouteServices {
+  readonly identity: IdentityOptions;
+  readonly cache: CachePort;
+  readonly tokens: TokenService;
+}
 
 /** Where the browser goes after signing up. */
 export const SIGNUP_REDIRECT = '/';
@@ -48,7 +57,7 @@ export function accountCaller(res: Response): Principal & { accountId: string } 
  * and per email), asks `accounts:directory` or the caller's `account:<id>`, and starts the browser
  * session where the spec says so. Needs the process's services (absent: nothing is registered).
  */
-export const accountsRoute: RouteModule = (router, deps) => {
+export const accountsRoute: RouteModule<IdentityRouteServices> = (router, deps) => {
   const services = deps.services;
   if (!services) return;
   const limits = identityLimits(services.identity);

@@ -1,25 +1,18 @@
 import { PrincipalSchema, type Principal } from '../../../schemas/auth';
 import type { AgentDocument } from '../../../schemas/documents/agent';
 import type { RouteSource } from '../../../schemas/documents/route-record';
-import { AppError, errors, isAppError } from '../../../schemas/errors';
+import { errors, isAppError } from '../../../schemas/errors';
 import {
   AGENT_CHANGED_BROADCAST,
   AgentChangedBroadcastSchema,
-  AgentInvokeToolMessageSchema,
-  AgentListToolsMessageSchema,
+  type AgentInvokeToolCall,
   type AgentInvokeToolReply,
   type AgentListToolsReply,
 } from '../../../schemas/messages/tools';
 import { isToolAllowed, PLATFORM_PREFIX } from '../../../schemas/tools/primitives';
-import type { z } from 'zod';
 import type { Services } from '../../../src/boot/services';
-import {
-  defineActor,
-  type ActorDefinition,
-  type ActorContext,
-  type AnyActorDefinition,
-} from '../../../src/kernel/actor-definition';
-import type { agentActor } from '../../identity/agent.actor';
+import type { ActorContext } from '../../../src/kernel/actor-definition';
+import type { AgentState, AgentToolHandlers } from '../../identity/agent.actor';
 import { accountsCollection } from '../../identity/accounts.repo';
 import { workspaceLookups } from '../../identity/agents-and-tokens';
 import { agentsCollection } from '../../identity/agents.collection';
@@ -35,11 +28,6 @@ import { ToolCallContext } from './tool-context';
 import type { ToolAgent, ToolContext } from './tool-declaration';
 import { parseToolInput } from './tool-input';
 import { unknownTool, type ExternalTool, type ToolTarget } from './tool-registry';
-import type { ToolRouter } from './tool-router';
-
-type AgentDefinition = ReturnType<typeof agentActor>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AgentState = AgentDefinition extends ActorDefinition<any, infer S> ? S : never;
 
 /** The scope a named token needs for the router (docs/agents-and-tokens.md, Scopes → routes). */
 const ROUTER_SCOPE = 'mcp_connector';
@@ -106,34 +94,30 @@ function routeOf(target: ToolTarget): { tool: string; primitive: string; source:
 }
 
 /**
- * Adds the tool router's message `agent.invokeTool` to the agent actor (`agent:<internal id>`,
- * actors/identity/agent.actor.ts), without changing what it already does:
+ * The tool router's handlers of the agent actor (`agent:<internal id>`, kind defined in
+ * actors/identity/agent.actor.ts, which takes these as its `tools` option):
  *
  * - **In the turn** (ordered per agent, nothing slow): the caller is the agent (or its account),
  *   the agent is `active`, the tool is in `allowedTools` (exact names and `prefix.*`/`prefix_*`
  *   patterns), a scoped token has `mcp_connector`, the workspace is not in panic lockdown
  *   (memoised cache flag), the per-agent rate limit has a point left; then the call is counted
- *   through the actor's own `agent.recordCall` handler (in memory, written in batches).
+ *   by the actor (in memory, written in batches).
  * - **Outside the turn** (`ctx.defer`): input validation, the tool itself, secret redaction of the
  *   result, and the route record. A slow tool never blocks the agent's next call.
  *
  * The agent's document is the actor's state (loaded at activation): no document read per call. A
  * broadcast `agent.changed {agentId}` marks it stale on every node; it is reloaded before the next
- * call. An account's default agent is created on activation (default-agent.ts).
+ * call. An account's default agent is created on activation (default-agent.ts). The front door
+ * sends the tool's name as it resolved it, with its kind: the registry is not asked twice.
  */
-export function withAgentTools(
-  base: AgentDefinition,
-  services: Services,
-  router: ToolRouter,
-): AnyActorDefinition {
+export function createAgentToolHandlers(services: Services): AgentToolHandlers {
+  const router = services.toolRouter;
   const agents = services.documents.repository(agentsCollection);
   const defaults: DefaultAgentDeps = {
     agents,
     accounts: services.documents.repository(accountsCollection),
     defaultWorkspaceOf: workspaceLookups(services).defaultWorkspaceOf,
   };
-  const baseActivate = base.activate!;
-  const recordCall = base.handlers['agent.recordCall'];
   const { registry, limiter, panic, recorder } = router;
 
   // States of the agents active on this node, so that `agent.changed` can mark them stale.
@@ -269,12 +253,13 @@ export function withAgentTools(
 
   const invokeTool = async (
     ctx: ActorContext<AgentState>,
-    body: z.output<typeof AgentInvokeToolMessageSchema>,
+    body: AgentInvokeToolCall,
+    countCall: () => void,
   ) => {
     const started = performance.now();
     const principal = callerOf(ctx.auth, ctx.id);
     const doc = await currentDoc(ctx);
-    const target = registry.resolve(body.tool);
+    const target = body.kind ? registry.targetOf(body.tool, body.kind) : registry.resolve(body.tool);
     const route = routeOf(target);
     const record: RouteRecordInput = {
       tool: route.tool,
@@ -298,7 +283,7 @@ export function withAgentTools(
       recorder.record({ ...record, status: 'error', errorCode: codeOf(err), durationMs }, false);
       throw err;
     }
-    await recordCall(ctx, { calls: 1, at: Date.now() });
+    countCall();
 
     // Registered with the process's work registry, so that the panic button (`work.abortAll`,
     // by account or workspace) stops this call too (tool-context.ts: when, for a tool that is not
@@ -320,56 +305,14 @@ export function withAgentTools(
     return ctx.defer(work);
   };
 
-  return defineActor({
-    kind: base.kind,
-    messages: {
-      ...base.messages,
-      'agent.invokeTool': AgentInvokeToolMessageSchema,
-      'agent.listTools': AgentListToolsMessageSchema,
+  return {
+    invokeTool,
+    listTools,
+    createMissing: async (agentId) =>
+      accountOfDefaultAgent(agentId) !== undefined && (await ensureDefaultAgent(defaults, agentId)),
+    activated: (agentId, state) => void active.set(agentId, state),
+    passivated: (agentId, state) => {
+      if (active.get(agentId) === state) active.delete(agentId);
     },
-    ...(base.supervision ? { supervision: base.supervision } : {}),
-    ...(base.dedupe ? { dedupe: base.dedupe } : {}),
-    activate: async (ctx) => {
-      let state: AgentState;
-      try {
-        state = await baseActivate(ctx);
-      } catch (err) {
-        // An account's default agent is created on its first call.
-        if (!isAppError(err) || err.code !== 'NOT_FOUND' || !accountOfDefaultAgent(ctx.id)) throw err;
-        if (!(await ensureDefaultAgent(defaults, ctx.id))) throw err;
-        state = await baseActivate(ctx);
-      }
-      active.set(ctx.id, state);
-      return state;
-    },
-    passivate: async (ctx, state: AgentState) => {
-      if (active.get(ctx.id) === state) active.delete(ctx.id);
-      await base.passivate?.(ctx, state);
-    },
-    handlers: {
-      ...base.handlers,
-      'agent.invokeTool': invokeTool,
-      'agent.listTools': listTools,
-    },
-  });
-}
-
-/**
- * Replaces the agent actor's definition (kind `agent`) among `definitions` by one with the tool
- * router's message. Fails at boot when there is no agent actor.
- */
-export function withToolRouter(definitions: AnyActorDefinition[], services: Services): AnyActorDefinition[] {
-  const router = services.toolRouter;
-  if (!router) return definitions;
-  let found = false;
-  const out = definitions.map((definition) => {
-    if (definition.kind !== 'agent') return definition;
-    if (typeof definition.handlers['agent.recordCall'] !== 'function') {
-      throw new AppError('INTERNAL_ERROR', 'tool router: the agent actor has no agent.recordCall handler');
-    }
-    found = true;
-    return withAgentTools(definition as AgentDefinition, services, router);
-  });
-  if (!found) throw new AppError('INTERNAL_ERROR', 'tool router: no agent actor to extend');
-  return out;
+  };
 }

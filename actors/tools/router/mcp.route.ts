@@ -1,20 +1,22 @@
+import type { ToolRouterRouteServices } from './tool-invoke';
 import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, isAppError } from '../../../schemas/errors';
 import { ToolCallBodySchema } from '../../../schemas/http/mcp';
-import type { RouteModule } from '../app.types';
-import { requirePrincipal } from '../auth';
-import { invokeTool, toolRouterOf } from '../mcp/invoke';
-import { listingFor } from '../mcp/listing';
+import type { RouteModule } from '../../../src/http/app.types';
+import { requirePrincipal } from '../../../src/http/auth';
+import { invokeTool, toolRouterOf } from './tool-invoke';
+import { listingFor } from './tool-listing';
+import { isUnknownToolError } from './tool-registry';
 import {
   handleJsonRpc,
   isJsonRpcBody,
   JSON_RPC_ERRORS,
   MCP_PROTOCOL_VERSIONS,
   rpcError,
-} from '../mcp/json-rpc';
-import { sendJson } from '../send-json';
-import { parseBody } from '../validation';
-import { SERVICE_VERSION } from './health.route';
+} from '../../../src/http/mcp/json-rpc';
+import { sendJson } from '../../../src/http/send-json';
+import { parseBody } from '../../../src/http/validation';
+import { SERVICE_VERSION } from '../../../src/version';
 
 const PATH = '/mcp';
 const SERVER_INFO = Object.freeze({ name: 'agent-runtime-service', version: SERVICE_VERSION });
@@ -43,7 +45,7 @@ function withSuccessFalse(err: unknown): unknown {
  * Authentication comes first for both (401 as an HTTP status, which MCP clients surface). `GET` and
  * `DELETE /mcp` answer 405 (no server-initiated stream, no session to end) through the fallback.
  */
-export const mcpRoute: RouteModule = (router, deps) => {
+export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => {
   router.post(PATH, deps.requireAuth, async (req, res) => {
     const principal = requirePrincipal(res);
 
@@ -69,6 +71,7 @@ export const mcpRoute: RouteModule = (router, deps) => {
         serverInfo: SERVER_INFO,
         tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
         call: (name, args) => invokeTool(deps, principal, { tool: name, input: args }),
+        isUnknownTool: isUnknownToolError,
       });
       if (answer.body === undefined) res.status(answer.status).end();
       else sendJson(res, answer.status, answer.body);

@@ -1,15 +1,16 @@
-import { failureOf, executionSummary } from '../../../actors/executions/execution-views';
-import { isExecutionId } from '../../../actors/executions/executions.repo';
-import { errors } from '../../../schemas/errors';
+import { failureOf, executionSummary } from './execution-views';
+import { isExecutionId } from './executions.repo';
+import { errors } from '../../schemas/errors';
 import {
   ActionReplySchema,
   ExecutionListQuerySchema,
   RecoveryBodySchema,
   RecoveryListResponseSchema,
-} from '../../../schemas/http/executions';
-import type { RouteModule } from '../app.types';
-import { parseBody, parseQuery } from '../validation';
-import { ACTION_TIMEOUT_MS, accountCaller, executionsOf } from './executions-common';
+} from '../../schemas/http/executions';
+import type { RouteModule } from '../../src/http/app.types';
+import { parseBody, parseQuery } from '../../src/http/validation';
+import { ACTION_TIMEOUT_MS, accountCaller, executionsOf } from './executions-http';
+import type { ExecutionsRouteServices } from './executions-http';
 
 /** Statuses the recovery listing shows (holds excepted: they are finished executions). */
 const RECOVERABLE = ['FAILED', 'PAUSED', 'CANCELLED'];
@@ -18,7 +19,7 @@ const RECOVERABLE = ['FAILED', 'PAUSED', 'CANCELLED'];
  * `/api/recovery` (docs/executions.md): the account's recoverable executions with what failed,
  * and the recovery actions (resume, retry, cancel, rollback) on one of them.
  */
-export const recoveryRoute: RouteModule = (router, deps) => {
+export const recoveryRoute: RouteModule<ExecutionsRouteServices> = (router, deps) => {
   const timeoutMs = Math.max(deps.config.REQUEST_TIMEOUT_MS, ACTION_TIMEOUT_MS);
 
   router.get('/api/recovery', deps.requireAuth, async (req, res) => {

@@ -1,11 +1,8 @@
-import packageJson from '../../../package.json';
-import { isAppError } from '../../../schemas/errors';
-import type { HealthResponse } from '../../../schemas/http/health';
-import { OpsHealthReplySchema } from '../../../schemas/messages/ops';
-import type { RouteModule, ResolvedAppDeps } from '../app.types';
-
-/** Read once at load: the version the service reports (spec: "6.6.7" in the reference). */
-export const SERVICE_VERSION: string = packageJson.version;
+import { isAppError } from '../../schemas/errors';
+import type { HealthResponse } from '../../schemas/http/health';
+import { OpsHealthReplySchema } from '../../schemas/messages/ops';
+import type { RouteModule, ResolvedAppDeps } from '../../src/http/app.types';
+import { SERVICE_VERSION } from '../../src/version';
 
 /** A health check must answer fast even when the actors are stuck: it gets its own short deadline. */
 export const HEALTH_TIMEOUT_MS = 5000;

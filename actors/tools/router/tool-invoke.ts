@@ -1,12 +1,17 @@
-import { callerAgentId } from '../../../actors/tools/router/default-agent';
-import type { ToolRouter } from '../../../actors/tools/router/tool-router';
+import { callerAgentId } from './default-agent';
+import type { ToolRouter } from './tool-router';
 import type { Principal } from '../../../schemas/auth';
 import { errors } from '../../../schemas/errors';
 import type { AgentInvokeToolMessage, AgentInvokeToolReply } from '../../../schemas/messages/tools';
-import type { ResolvedAppDeps } from '../app.types';
+import type { ResolvedAppDeps } from '../../../src/http/app.types';
+
+/** What the tool router's routes read from the process's services. */
+export interface ToolRouterRouteServices {
+  readonly toolRouter: ToolRouter;
+}
 
 /** The process's tool router; a front door built without services has none (503). */
-export function toolRouterOf(deps: ResolvedAppDeps): ToolRouter {
+export function toolRouterOf(deps: ResolvedAppDeps<ToolRouterRouteServices>): ToolRouter {
   const router = deps.services?.toolRouter;
   if (!router) throw errors.unavailable('The tool router is not available');
   return router;
@@ -18,7 +23,7 @@ export function toolRouterOf(deps: ResolvedAppDeps): ToolRouter {
  * authorises, counts and runs it. Resolves with the (redacted) result.
  */
 export async function invokeTool(
-  deps: ResolvedAppDeps,
+  deps: ResolvedAppDeps<ToolRouterRouteServices>,
   principal: Principal,
   call: { tool: string; input: Record<string, unknown>; server?: string },
 ): Promise<unknown> {
@@ -26,6 +31,7 @@ export async function invokeTool(
   const target = router.registry.resolve(call.tool, call.server);
   const message: AgentInvokeToolMessage = {
     tool: target.name,
+    kind: target.kind,
     input: call.input,
     invokedByType: principal.subjectType === 'agent' ? 'agent' : 'account',
   };

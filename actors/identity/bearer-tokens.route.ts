@@ -1,6 +1,7 @@
+import type { IdentityRouteServices } from './accounts.route';
 import type { Request, Response } from 'express';
-import type { Principal } from '../../../schemas/auth';
-import { errors } from '../../../schemas/errors';
+import type { Principal } from '../../schemas/auth';
+import { errors } from '../../schemas/errors';
 import {
   CreateBearerTokenBodySchema,
   DeleteBearerTokenInputSchema,
@@ -9,11 +10,11 @@ import {
   RevealedBearerTokenResponseSchema,
   RevokedBearerTokenResponseSchema,
   UpdatedBearerTokenResponseSchema,
-} from '../../../schemas/http/bearer-tokens';
-import { TokensViewReplySchema } from '../../../schemas/messages/named-tokens';
-import type { RouteModule } from '../app.types';
-import { requirePrincipal } from '../auth';
-import { parseBody, parseQuery } from '../validation';
+} from '../../schemas/http/bearer-tokens';
+import { TokensViewReplySchema } from '../../schemas/messages/named-tokens';
+import type { RouteModule } from '../../src/http/app.types';
+import { requirePrincipal } from '../../src/http/auth';
+import { parseBody, parseQuery } from '../../src/http/validation';
 
 const PATH = '/api/bearer-tokens';
 
@@ -37,7 +38,7 @@ function deleteInput(req: Request) {
  * Named scoped bearer tokens of the caller's account (`named-tokens:<accountId>` actor): list,
  * create (value revealed once), rotate / revoke / rename / rescope, revoke by DELETE.
  */
-export const bearerTokensRoute: RouteModule = (router, deps) => {
+export const bearerTokensRoute: RouteModule<IdentityRouteServices> = (router, deps) => {
   router.get(PATH, deps.requireAuth, async (_req, res) => {
     const { principal, actor } = ownerOf(res);
     res.json(

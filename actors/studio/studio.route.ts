@@ -1,0 +1,54 @@
+import { errors } from '../../schemas/errors';
+import { IntentStreamBodySchema, StudioCommandBodySchema } from '../../schemas/http/studio';
+import type { RouteModule } from '../../src/http/app.types';
+import { requireAccount } from '../../src/http/auth';
+import { writeSse } from '../../src/http/sse';
+import type { CachePort } from '../../src/store/cache';
+import { parseBody } from '../../src/http/validation';
+import { openIntentStream, type IntentStreamDeps } from './intent-stream';
+import { runStudioCommand, type StudioEnv } from './studio';
+
+/** What the Studio routes read from the process's services. */
+interface StudioRouteServices {
+  readonly studio: StudioEnv;
+  readonly executions: IntentStreamDeps['executions'];
+  readonly cache: CachePort;
+}
+
+/** Studio commands and chat belong to an operator account (a self-registered agent has none: 403). */
+const ACCOUNT_ONLY =
+  'Executions and notifications belong to an operator account: use an account session or token';
+
+/**
+ * `POST /api/studio/command` (docs/studio.md): one strict Studio command. 200 with `kind` for
+ * every command-level outcome (errors included); 400 for a malformed body; 401/403 for the caller
+ * (a self-registered agent has no account: 403).
+ *
+ * `POST /api/studio/intent/stream`: one chat message, as a CHAT_EXECUTION, streamed as SSE
+ * (intent-stream.ts).
+ */
+export const studioRoute: RouteModule<StudioRouteServices> = (router, deps) => {
+  router.post('/api/studio/command', deps.requireAuth, async (req, res) => {
+    const caller = requireAccount(res, ACCOUNT_ONLY);
+    const body = parseBody(StudioCommandBodySchema, req);
+    res.json(await runStudioCommand(servicesOf(deps).studio, caller, body));
+  });
+
+  router.post('/api/studio/intent/stream', deps.requireAuth, async (req, res) => {
+    const caller = requireAccount(res, ACCOUNT_ONLY);
+    const body = parseBody(IntentStreamBodySchema, req);
+    const services = servicesOf(deps);
+    const events = await openIntentStream(
+      { system: deps.system, executions: services.executions, cache: services.cache },
+      caller,
+      body,
+      res,
+    );
+    await writeSse(req, res, events, { eventOf: (e) => e.type });
+  });
+};
+
+function servicesOf<S>(deps: { services?: S }): S {
+  if (!deps.services) throw errors.unavailable('The Studio is not available on this node');
+  return deps.services;
+}

@@ -1,0 +1,99 @@
+import { createConnectorsService } from '../../actors/connectors/connectors';
+import { createExecutionsService } from '../../actors/executions/executions';
+import { FileStore } from '../../actors/files/file-store';
+import { FilesApi } from '../../actors/files/files-api.service';
+import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
+import { TokenService } from '../../actors/identity/token-service';
+import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
+import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
+import { createToolRouter } from '../../actors/tools/router/tool-router';
+import { createVaultService } from '../../actors/vault/vault';
+import { WorkspacesApi } from '../../actors/workspaces/workspaces';
+import type { Config } from '../config/load-config';
+import type { Secrets } from '../config/secrets';
+import type { ActorSystem } from '../kernel';
+import type { Logger } from '../logging/logger';
+import type { CachePort } from '../store/cache';
+import type { DocumentStore } from '../store/mongo';
+import { createLazyHttpEgress } from './egress-factory';
+import { createLazyPrivateDatabases } from './private-db-factory';
+import type { RuntimeOptions } from './runtime';
+import { createLazySandbox } from './sandbox-factory';
+import type { Services } from './services';
+import { createWorkAborter } from './work-aborter';
+
+/** What the services are built on: the plumbing `startRuntime` opened first. */
+export interface ServiceFoundations {
+  readonly config: Config;
+  readonly secrets: Secrets;
+  readonly logger: Logger;
+  readonly documents: DocumentStore;
+  readonly cache: CachePort;
+  readonly system: ActorSystem;
+  /** This process hosts actors (ROLE all or worker): sandbox, egress and databases exist here. */
+  readonly hostsActors: boolean;
+}
+
+/** `Services` while it is being filled in, field by field, in dependency order. */
+type Building = { -readonly [K in keyof Services]?: Services[K] };
+
+/**
+ * Builds every service of the process, in dependency order, and pushes each closer onto the
+ * shutdown stack (closed in reverse). Domain services receive the services object itself and read
+ * the other services they need when called, so the order here only has to respect what a
+ * constructor reads at once (written next to each step).
+ */
+export function buildServices(
+  base: ServiceFoundations,
+  options: RuntimeOptions,
+  onClose: (close: () => Promise<void>) => void,
+): Services {
+  const { config, secrets, logger, documents, cache, system, hostsActors } = base;
+  const s: Building = { config, secrets, logger, documents, cache, system, identity: options.identity ?? {} };
+  const services = s as Services;
+
+  s.tokens = new TokenService(secrets.jwtSecret, cache, undefined, {
+    revocations: new RevokedTokensRepo(documents),
+    broadcasts: system,
+    logger: logger.child({ component: 'tokens' }),
+  });
+  onClose(async () => s.tokens!.close());
+  // One sandbox per worker process (started on first use); closed after the actors have stopped.
+  s.sandbox = hostsActors ? createLazySandbox(config, logger) : undefined;
+  if (s.sandbox) onClose(() => s.sandbox!.close());
+  // Outbound HTTP (`net_*`) and the private databases (`db_*`), one each per worker process,
+  // created on first use; the databases close after the actors have stopped.
+  s.netEgress = hostsActors ? createLazyHttpEgress(config, logger) : undefined;
+  s.privateDatabases = hostsActors
+    ? createLazyPrivateDatabases(config, logger, options.privateDatabases)
+    : undefined;
+  if (s.privateDatabases) onClose(() => s.privateDatabases!.close());
+  // Route records are flushed after the actors have stopped (their last calls included).
+  s.toolRouter = createToolRouter({ config, logger, documents, cache, system }, options.tools);
+  onClose(() => s.toolRouter!.close());
+  // MCP connector sessions (and their child processes) end after the actors have stopped.
+  s.connectors = createConnectorsService(config, logger, system, options.connectors);
+  onClose(() => s.connectors!.close());
+  s.toolRouter.resolvers.connector = s.connectors.tools;
+  s.work = createWorkAborter({ sandbox: s.sandbox, egress: s.netEgress, connectors: s.connectors.pool });
+  // The vault's cipher and credential checks (every node); sweep and panic listener (workers).
+  s.vault = createVaultService({ documents, system, secrets, logger, hostsActors }, options.vault);
+  onClose(() => s.vault!.close());
+  // Connector values under a previous master key move to the current one, as the vault's do.
+  if (hostsActors) void s.connectors.startRekey({ documents, secrets });
+
+  // Workspaces first: files, memory, executions and the vault ask it who is a member.
+  s.workspaces = new WorkspacesApi(services);
+  s.files = new FileStore(documents, { logger: logger.child({ component: 'files' }) });
+  // Executions read `work` at once; the step runners and undoers read the rest when they run.
+  s.executions = createExecutionsService(services);
+  onClose(async () => s.executions!.close());
+  s.filesApi = new FilesApi(services);
+  s.memory = new MemoryApi(services);
+  s.studio = createStudioEnv(services);
+  // Effects and execution types of the domains that record their work as executions.
+  s.executions.undoers.register(memoryUndoer);
+  for (const runner of [...studioRunners, ...(options.executions?.runners ?? [])])
+    s.executions.runners.register(runner);
+  return Object.freeze(services);
+}
