@@ -46,6 +46,42 @@ export default tseslint.config(
       ],
     },
   },
+  // Layering (docs/architecture.md): src/ is plumbing; only the composition root (src/boot) may
+  // import the domains, and domains name the composition root's Services by type only.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/boot/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+actors(/|$)',
+              message: 'src/ is plumbing: only src/boot (the composition root) imports actors/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['actors/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+src/boot(/|$)',
+              allowTypeImports: true,
+              message: 'Domains receive the services from src/boot; they may name its types only (import type).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/config/**', 'test/**', 'bench/**', 'scripts/**', 'jest.config.js'],
     rules: { 'no-restricted-properties': 'off' },

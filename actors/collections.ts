@@ -4,9 +4,9 @@ import { executionsCollections } from './executions/executions';
 import { filesCollections } from './files/files.collection';
 import { accountsCollections } from './identity/accounts';
 import { agentsAndTokensCollections } from './identity/agents-and-tokens';
-import { revokedTokensCollection } from './identity/revoked-tokens.repo';
+import { revokedTokensCollection } from './identity/revoked-tokens.collection';
 import { memoryCollections } from './memory/memory.collection';
-import { routeCollections } from './tools/router/route-collections';
+import { routeCollections } from './tools/router/route-records.collection';
 import { vaultCollections } from './vault/vault.collection';
 import { workspacesCollections } from './workspaces/workspaces';
 

@@ -10,7 +10,7 @@ import type { ActorSystemApi } from '../../src/kernel';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import type { Logger } from '../../src/logging/logger';
 import type { DocumentStore } from '../../src/store/mongo';
-import { accountsCollection } from '../identity/accounts.repo';
+import { accountsCollection } from '../identity/accounts.collection';
 import { ConnectorPool, type ConnectorPoolOptions } from './connector-pool';
 import { rekeyConnectors, type ConnectorRekeyReport } from './connector-rekey';
 import { ConnectorSealer } from './connector-secrets';

@@ -3,7 +3,7 @@ import { sleep } from '../../src/kernel/sleep';
 import { EffectKindSchema } from '../../schemas/documents/execution';
 import { AppError, errors } from '../../schemas/errors';
 import { MemKeySchema } from '../../schemas/tools/mem';
-import { memNamespace } from '../tools/memory/mem.tools';
+import { memNamespace } from '../tools/mem/mem.tools';
 import { dbRowsEffect } from './db-rows-undoer';
 import { runAsPrincipal } from './execution-steps';
 import type { StepContext, StepRunner } from './step-runners';

@@ -4,7 +4,7 @@ import type { ExecutionDocument } from '../../schemas/documents/execution';
 import { errors, isAppError } from '../../schemas/errors';
 import type { RollbackReport } from '../../schemas/http/executions';
 import { MEM_LIMITS } from '../../schemas/tools/mem';
-import { memNamespace } from '../tools/memory/mem.tools';
+import { memNamespace } from '../tools/mem/mem.tools';
 import { dbRowsUndoer } from './db-rows-undoer';
 import type { EffectUndoer, EffectUndoers, UndoContext } from './step-runners';
 

@@ -2,35 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { Filter } from 'mongodb';
 import {
   EXECUTION_LIMITS,
-  ExecutionDocumentSchema,
-  ExecutionLogDocumentSchema,
   type ExecutionDocument,
   type ExecutionLogDocument,
 } from '../../schemas/documents/execution';
 import { errors } from '../../schemas/errors';
 import type { ExecutionListQuery, LogView } from '../../schemas/http/executions';
-import { defineCollection, type Repository } from '../../src/store/mongo';
+import { type Repository } from '../../src/store/mongo';
 import { redactText } from '../tools/router/redact-secrets';
 import type { ExecutionHub } from './execution-hub';
 import type { LogLine } from './execution-machine';
 import { logView } from './execution-views';
-
-export const executionsCollection = defineCollection({
-  name: 'executions',
-  schema: ExecutionDocumentSchema,
-  indexes: [
-    { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_recent' },
-    { key: { workspaceId: 1, status: 1 }, name: 'workspace_status' },
-    // The sweeper's query: only executions with a step in flight have a lease.
-    { key: { 'current.leaseUntil': 1 }, name: 'lease_until', sparse: true },
-  ],
-});
-
-export const executionLogsCollection = defineCollection({
-  name: 'execution_logs',
-  schema: ExecutionLogDocumentSchema,
-  indexes: [{ key: { executionId: 1, seq: 1 }, name: 'execution_seq' }],
-});
 
 /** A new public execution id: `exe_` and 24 random base62-ish characters. */
 export function newExecutionId(): string {

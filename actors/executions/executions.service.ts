@@ -15,12 +15,8 @@ import {
 import { StepWork } from './execution-steps';
 import { ExecutionStore } from './execution-store';
 import { executionWorkspaces, type ExecutionWorkspaces } from './execution-workspaces';
-import {
-  ExecutionLogs,
-  ExecutionQueries,
-  executionLogsCollection,
-  executionsCollection,
-} from './executions.repo';
+import { ExecutionLogs, ExecutionQueries } from './executions.repo';
+import { executionLogsCollection, executionsCollection } from './executions.collection';
 import { EffectUndoers, StepRunners } from './step-runners';
 
 /**

@@ -1,9 +1,9 @@
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import { notificationsActor } from '../notifications/notifications.actor';
-import { notificationsCollection } from '../notifications/notifications.repo';
+import { notificationsCollection } from '../notifications/notifications.collection';
 import { executionActor } from './execution.actor';
-import { executionLogsCollection, executionsCollection } from './executions.repo';
+import { executionLogsCollection, executionsCollection } from './executions.collection';
 import { panicActor } from './panic.actor';
 
 export { createExecutionsService, type ExecutionsService } from './executions.service';

@@ -48,15 +48,15 @@ export function accountsDirectoryActor(services: Services) {
   return defineActor({
     kind: 'accounts',
     messages: {
-      'identity.signup': SignupMessageSchema,
-      'identity.signin': SigninMessageSchema,
-      'identity.forgotPassword': ForgotPasswordMessageSchema,
-      'identity.confirmReset': ConfirmResetMessageSchema,
-      'identity.createLoginLink': CreateLoginLinkMessageSchema,
-      'identity.redeemLoginLink': RedeemLoginLinkMessageSchema,
+      'accounts.signup': SignupMessageSchema,
+      'accounts.signin': SigninMessageSchema,
+      'accounts.forgotPassword': ForgotPasswordMessageSchema,
+      'accounts.confirmReset': ConfirmResetMessageSchema,
+      'accounts.createLoginLink': CreateLoginLinkMessageSchema,
+      'accounts.redeemLoginLink': RedeemLoginLinkMessageSchema,
     },
     handlers: {
-      'identity.signup': (ctx, input) => {
+      'accounts.signup': (ctx, input) => {
         const plan = PLANS[input.selectedPlan];
         if (!planMatchesAccountType(plan.id, input.accountType)) {
           const message = `plan ${plan.id} is not available to ${input.accountType} accounts`;
@@ -105,7 +105,7 @@ export function accountsDirectoryActor(services: Services) {
         });
       },
 
-      'identity.signin': (ctx, { email, password }) =>
+      'accounts.signin': (ctx, { email, password }) =>
         ctx.defer(async (): Promise<SigninReply> => {
           const account = await repo.findByEmail(email);
           // Unknown email: still one bcrypt comparison, so timing does not reveal accounts.
@@ -124,7 +124,7 @@ export function accountsDirectoryActor(services: Services) {
         }),
 
       // Sent with `tell`: the caller answers {success: true} before anything here runs.
-      'identity.forgotPassword': (ctx, { email }) =>
+      'accounts.forgotPassword': (ctx, { email }) =>
         ctx.defer(async () => {
           const account = await repo.findByEmail(email);
           if (!account) return {};
@@ -143,7 +143,7 @@ export function accountsDirectoryActor(services: Services) {
           return {};
         }),
 
-      'identity.confirmReset': (ctx, { email, token, newPassword }) =>
+      'accounts.confirmReset': (ctx, { email, token, newPassword }) =>
         ctx.defer(async () => {
           const account = await repo.findByEmail(email);
           const tokenHash = sha256Hex(token);
@@ -159,7 +159,7 @@ export function accountsDirectoryActor(services: Services) {
           return { accountId: account._id };
         }),
 
-      'identity.createLoginLink': (ctx, { accountId, redirectTo }) =>
+      'accounts.createLoginLink': (ctx, { accountId, redirectTo }) =>
         ctx.defer(async () => {
           const st = randomToken();
           const value = JSON.stringify({ accountId, ...(redirectTo ? { redirectTo } : {}) });
@@ -168,7 +168,7 @@ export function accountsDirectoryActor(services: Services) {
         }),
 
       // `take` is atomic: of two concurrent redemptions exactly one gets the session.
-      'identity.redeemLoginLink': (ctx, { st }) =>
+      'accounts.redeemLoginLink': (ctx, { st }) =>
         ctx.defer(async () => {
           const raw = await links.take(sha256Hex(st));
           if (raw === null) throw errors.unauthorized(BAD_LOGIN_LINK);

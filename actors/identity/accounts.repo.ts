@@ -1,40 +1,13 @@
+import { workspacesCollection } from '../workspaces/workspaces.collection';
+import { accountsCollection, planTransitionsCollection } from './accounts.collection';
 import { randomBytes } from 'node:crypto';
 import {
-  AccountDocumentSchema,
-  PlanTransitionDocumentSchema,
-  WorkspaceDocumentSchema,
   type AccountDocument,
   type PlanTransitionDocument,
   type WorkspaceDocument,
 } from '../../schemas/documents/account';
 import { errors, isAppError } from '../../schemas/errors';
-import { defineCollection, type DocumentStore, type Repository } from '../../src/store/mongo';
-
-export const accountsCollection = defineCollection({
-  name: 'accounts',
-  schema: AccountDocumentSchema,
-  indexes: [
-    { key: { email: 1 }, name: 'email_unique', unique: true },
-    {
-      key: { agentNameKey: 1 },
-      name: 'agentNameKey_unique',
-      unique: true,
-      partialFilterExpression: { agentNameKey: { $type: 'string' } },
-    },
-  ],
-});
-
-export const workspacesCollection = defineCollection({
-  name: 'workspaces',
-  schema: WorkspaceDocumentSchema,
-  indexes: [{ key: { ownerAccountId: 1 }, name: 'ownerAccountId' }],
-});
-
-export const planTransitionsCollection = defineCollection({
-  name: 'plan_transitions',
-  schema: PlanTransitionDocumentSchema,
-  indexes: [{ key: { accountId: 1, at: -1 }, name: 'accountId_at' }],
-});
+import { type DocumentStore, type Repository } from '../../src/store/mongo';
 
 export function newAccountId(): string {
   return `acc_${randomBytes(12).toString('hex')}`;

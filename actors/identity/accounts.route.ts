@@ -78,7 +78,7 @@ export const accountsRoute: RouteModule<IdentityRouteServices> = (router, deps) 
     async (req, res) => {
       const body = parseBody(SignupBodySchema, req);
       const reply = SignupReplySchema.parse(
-        await deps.system.ask(ACCOUNTS_DIRECTORY, 'identity.signup', body),
+        await deps.system.ask(ACCOUNTS_DIRECTORY, 'accounts.signup', body),
       );
       await startSession(req, reply.accountId);
       res.status(201).json(
@@ -100,7 +100,7 @@ export const accountsRoute: RouteModule<IdentityRouteServices> = (router, deps) 
     async (req, res) => {
       const body = parseBody(SigninBodySchema, req);
       const reply = SigninReplySchema.parse(
-        await deps.system.ask(ACCOUNTS_DIRECTORY, 'identity.signin', body),
+        await deps.system.ask(ACCOUNTS_DIRECTORY, 'accounts.signin', body),
       );
       await startSession(req, reply.accountId);
       res.json(SigninResponseSchema.parse({ success: true, credentials: reply.credentials }));
@@ -114,7 +114,7 @@ export const accountsRoute: RouteModule<IdentityRouteServices> = (router, deps) 
     async (req, res) => {
       const { email: address } = parseBody(ForgotPasswordBodySchema, req);
       // Fire and forget: the answer is the same, and as fast, whether the account exists or not.
-      await deps.system.tell(ACCOUNTS_DIRECTORY, 'identity.forgotPassword', { email: address });
+      await deps.system.tell(ACCOUNTS_DIRECTORY, 'accounts.forgotPassword', { email: address });
       res.json(SuccessResponseSchema.parse({ success: true }));
     },
   );
@@ -126,7 +126,7 @@ export const accountsRoute: RouteModule<IdentityRouteServices> = (router, deps) 
     async (req, res) => {
       const body = parseBody(ConfirmResetBodySchema, req);
       const { accountId } = ConfirmResetReplySchema.parse(
-        await deps.system.ask(ACCOUNTS_DIRECTORY, 'identity.confirmReset', body),
+        await deps.system.ask(ACCOUNTS_DIRECTORY, 'accounts.confirmReset', body),
       );
       // The old password's sessions end everywhere (its account tokens were cut off by the actor).
       await deps.sessions?.store.destroyAccountSessions(accountId);

@@ -1,7 +1,8 @@
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import { accountActor } from './account.actor';
-import { accountsCollection, planTransitionsCollection, workspacesCollection } from './accounts.repo';
+import { workspacesCollection } from '../workspaces/workspaces.collection';
+import { accountsCollection, planTransitionsCollection } from './accounts.collection';
 import { accountsDirectoryActor } from './accounts-directory.actor';
 import './identity-options';
 

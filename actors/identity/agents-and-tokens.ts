@@ -1,7 +1,7 @@
 import { AGENT_CHANGED_BROADCAST } from '../../schemas/messages/tools';
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
-import { workspacesCollection } from './accounts.repo';
+import { workspacesCollection } from '../workspaces/workspaces.collection';
 import { agentDirectoryActor } from './agent-directory.actor';
 import { agentActor, type AgentToolHandlers } from './agent.actor';
 import { agentsCollection } from './agents.collection';

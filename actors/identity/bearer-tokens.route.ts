@@ -43,7 +43,7 @@ export const bearerTokensRoute: RouteModule<IdentityRouteServices> = (router, de
     const { principal, actor } = ownerOf(res);
     res.json(
       ListBearerTokensResponseSchema.parse(
-        await deps.system.ask(actor, 'tokens.list', {}, { auth: principal }),
+        await deps.system.ask(actor, 'named-tokens.list', {}, { auth: principal }),
       ),
     );
   });
@@ -52,7 +52,7 @@ export const bearerTokensRoute: RouteModule<IdentityRouteServices> = (router, de
     const { principal, actor } = ownerOf(res);
     const body = parseBody(CreateBearerTokenBodySchema, req);
     const reply = TokensViewReplySchema.parse(
-      await deps.system.ask(actor, 'tokens.create', body, { auth: principal }),
+      await deps.system.ask(actor, 'named-tokens.create', body, { auth: principal }),
     );
     res.status(201).json(RevealedBearerTokenResponseSchema.parse({ ...reply, oneTimeReveal: true }));
   });
@@ -61,7 +61,7 @@ export const bearerTokensRoute: RouteModule<IdentityRouteServices> = (router, de
     const { principal, actor } = ownerOf(res);
     const body = parseBody(PatchBearerTokenBodySchema, req);
     const reply = TokensViewReplySchema.parse(
-      await deps.system.ask(actor, 'tokens.update', body, { auth: principal }),
+      await deps.system.ask(actor, 'named-tokens.update', body, { auth: principal }),
     );
     res.json(
       reply.bearerToken
@@ -74,7 +74,7 @@ export const bearerTokensRoute: RouteModule<IdentityRouteServices> = (router, de
     const { principal, actor } = ownerOf(res);
     const input = deleteInput(req);
     const reply = TokensViewReplySchema.parse(
-      await deps.system.ask(actor, 'tokens.revoke', input, { auth: principal }),
+      await deps.system.ask(actor, 'named-tokens.revoke', input, { auth: principal }),
     );
     res.json(RevokedBearerTokenResponseSchema.parse({ revoked: true, token: reply.token }));
   });

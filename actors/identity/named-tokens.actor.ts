@@ -29,7 +29,7 @@ export interface NamedTokensActorOptions {
   isWorkspaceMember?: (accountId: string, workspaceId: string) => Promise<boolean>;
 }
 
-/** Most tokens one account may hold (live and revoked) and `tokens.list` returns. */
+/** Most tokens one account may hold (live and revoked) and `named-tokens.list` returns. */
 export const MAX_NAMED_TOKENS = 1000;
 
 /** The caller, who must be the account itself (session or account/named token), not an agent key. */
@@ -125,14 +125,14 @@ export function namedTokensActor(options: NamedTokensActorOptions) {
   return defineActor({
     kind: 'named-tokens',
     messages: {
-      'tokens.create': TokensCreateMessageSchema,
-      'tokens.list': TokensListMessageSchema,
-      'tokens.update': TokensUpdateMessageSchema,
-      'tokens.revoke': TokensRevokeMessageSchema,
-      'tokens.touch': TokensTouchMessageSchema,
+      'named-tokens.create': TokensCreateMessageSchema,
+      'named-tokens.list': TokensListMessageSchema,
+      'named-tokens.update': TokensUpdateMessageSchema,
+      'named-tokens.revoke': TokensRevokeMessageSchema,
+      'named-tokens.touch': TokensTouchMessageSchema,
     },
     handlers: {
-      'tokens.create': async (ctx, body): Promise<{ token: BearerTokenView; bearerToken: string }> => {
+      'named-tokens.create': async (ctx, body): Promise<{ token: BearerTokenView; bearerToken: string }> => {
         const accountId = ctx.id;
         const caller = manager(ctx.auth, accountId);
         const scopes = body.scopes ?? [];
@@ -180,7 +180,7 @@ export function namedTokensActor(options: NamedTokensActorOptions) {
         return { token: bearerTokenView(doc), bearerToken: issued.token };
       },
 
-      'tokens.list': async (ctx): Promise<{ tokens: BearerTokenView[] }> => {
+      'named-tokens.list': async (ctx): Promise<{ tokens: BearerTokenView[] }> => {
         manager(ctx.auth, ctx.id);
         const docs = await repo.find(
           { accountId: ctx.id },
@@ -189,7 +189,7 @@ export function namedTokensActor(options: NamedTokensActorOptions) {
         return { tokens: docs.map(bearerTokenView) };
       },
 
-      'tokens.update': async (ctx, body): Promise<{ token: BearerTokenView; bearerToken?: string }> => {
+      'named-tokens.update': async (ctx, body): Promise<{ token: BearerTokenView; bearerToken?: string }> => {
         const caller = manager(ctx.auth, ctx.id);
         const doc = await find(ctx.id, body.id);
         if (body.action === 'revoke') return { token: bearerTokenView(await revoke(doc, caller)) };
@@ -245,12 +245,12 @@ export function namedTokensActor(options: NamedTokensActorOptions) {
         return { token: bearerTokenView(updated), ...(bearerToken ? { bearerToken } : {}) };
       },
 
-      'tokens.revoke': async (ctx, { id }): Promise<{ token: BearerTokenView }> => {
+      'named-tokens.revoke': async (ctx, { id }): Promise<{ token: BearerTokenView }> => {
         const caller = manager(ctx.auth, ctx.id);
         return { token: bearerTokenView(await revoke(await find(ctx.id, id), caller)) };
       },
 
-      'tokens.touch': async (ctx, { id, at }): Promise<void> => {
+      'named-tokens.touch': async (ctx, { id, at }): Promise<void> => {
         // Usage statistics: `$max` commutes, so no version check (and no conflict with changes).
         await repo.updateOne({ _id: id, accountId: ctx.id }, { $max: { lastUsedAt: new Date(at) } });
       },

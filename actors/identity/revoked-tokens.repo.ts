@@ -1,13 +1,7 @@
-import { RevokedTokenDocumentSchema, type RevokedTokenDocument } from '../../schemas/documents/revoked-token';
-import { defineCollection, type DocumentStore, type Repository } from '../../src/store/mongo';
+import { revokedTokensCollection } from './revoked-tokens.collection';
+import { type RevokedTokenDocument } from '../../schemas/documents/revoked-token';
+import { type DocumentStore, type Repository } from '../../src/store/mongo';
 import type { RevocationRecord, RevocationStore } from './token-service';
-
-/** `revoked_tokens`: durable copy of token revocations, dropped by a TTL index once useless. */
-export const revokedTokensCollection = defineCollection({
-  name: 'revoked_tokens',
-  schema: RevokedTokenDocumentSchema,
-  indexes: [{ key: { expiresAt: 1 }, name: 'ttl_expiresAt', expireAfterSeconds: 0 }],
-});
 
 /** The `RevocationStore` of `TokenService` on the document store. */
 export class RevokedTokensRepo implements RevocationStore {

@@ -129,7 +129,7 @@ export const sessionRoute: RouteModule<IdentityRouteServices> = (router, deps) =
       throw err;
     }
     const link = CreateLoginLinkReplySchema.parse(
-      await deps.system.ask(ACCOUNTS_DIRECTORY, 'identity.createLoginLink', { accountId, redirectTo }),
+      await deps.system.ask(ACCOUNTS_DIRECTORY, 'accounts.createLoginLink', { accountId, redirectTo }),
     );
     const loginUrl = `${deps.config.PUBLIC_BASE_URL}/api/session/from-key/callback?st=${encodeURIComponent(link.st)}`;
     res.json(FromKeyResponseSchema.parse({ loginUrl, expiresIn: link.expiresIn }));
@@ -139,7 +139,7 @@ export const sessionRoute: RouteModule<IdentityRouteServices> = (router, deps) =
   router.get('/api/session/from-key/callback', async (req, res) => {
     const { st } = parseQuery(FromKeyCallbackQuerySchema, req);
     const { accountId, redirectTo } = RedeemLoginLinkReplySchema.parse(
-      await deps.system.ask(ACCOUNTS_DIRECTORY, 'identity.redeemLoginLink', { st }),
+      await deps.system.ask(ACCOUNTS_DIRECTORY, 'accounts.redeemLoginLink', { st }),
     );
     await startSession(req, accountId);
     res.redirect(302, redirectTo ?? LOGIN_LINK_REDIRECT);

@@ -1,22 +1,13 @@
+import { notificationsCollection } from './notifications.collection';
 import { randomBytes } from 'node:crypto';
 import {
-  NotificationDocumentSchema,
   type NotificationDocument,
   type NotificationStatus,
   type NotificationType,
   type NotificationView,
 } from '../../schemas/documents/notification';
 import { errors } from '../../schemas/errors';
-import { defineCollection, type DocumentStore, type Repository } from '../../src/store/mongo';
-
-export const notificationsCollection = defineCollection({
-  name: 'notifications',
-  schema: NotificationDocumentSchema,
-  indexes: [
-    { key: { accountId: 1, createdAt: -1 }, name: 'account_recent' },
-    { key: { accountId: 1, status: 1 }, name: 'account_status' },
-  ],
-});
+import { type DocumentStore, type Repository } from '../../src/store/mongo';
 
 export const newNotificationId = () => `ntf_${randomBytes(12).toString('hex')}`;
 

@@ -1,7 +1,7 @@
 import { dbTools } from './db/db.tools';
 import { eventsTools } from './events/events.tools';
 import { fsTools } from './files/fs.tools';
-import { memTools } from './memory/mem.tools';
+import { memTools } from './mem/mem.tools';
 import { netTools } from './net/net.tools';
 import { procExecuteTool } from './proc/proc-execute.tool';
 import type { AnyToolDeclaration } from './router/tool-declaration';

@@ -40,7 +40,7 @@ function manager(auth: unknown, accountId: string) {
 /**
  * One account's runtime credentials: `sdk-credentials:<accountId>` (docs/vault.md). Minting
  * needs `access_sdk` (enterprise plans). The value is revealed once, in the reply to
- * `credentials.create`, sealed for transit; the document keeps a sha256 of its secret part.
+ * `sdk-credentials.create`, sealed for transit; the document keeps a sha256 of its secret part.
  */
 export function sdkCredentialsActor(options: CredentialsActorOptions) {
   const { repo, accounts, workspaces, cipher, now } = options;
@@ -51,12 +51,12 @@ export function sdkCredentialsActor(options: CredentialsActorOptions) {
   return defineActor({
     kind: 'sdk-credentials',
     messages: {
-      'credentials.create': CredentialsCreateMessageSchema,
-      'credentials.list': CredentialsListMessageSchema,
-      'credentials.revoke': CredentialsRevokeMessageSchema,
+      'sdk-credentials.create': CredentialsCreateMessageSchema,
+      'sdk-credentials.list': CredentialsListMessageSchema,
+      'sdk-credentials.revoke': CredentialsRevokeMessageSchema,
     },
     handlers: {
-      'credentials.create': async (ctx, body): Promise<CredentialsCreateReply> => {
+      'sdk-credentials.create': async (ctx, body): Promise<CredentialsCreateReply> => {
         const accountId = ctx.id;
         manager(ctx.auth, accountId);
         const account = await accounts.findById(accountId);
@@ -105,13 +105,13 @@ export function sdkCredentialsActor(options: CredentialsActorOptions) {
         };
       },
 
-      'credentials.list': async (ctx): Promise<{ credentials: CredentialView[] }> => {
+      'sdk-credentials.list': async (ctx): Promise<{ credentials: CredentialView[] }> => {
         manager(ctx.auth, ctx.id);
         const docs = await repo.find({ accountId: ctx.id }, { sort: { createdAt: 1, _id: 1 }, limit: 1000 });
         return { credentials: docs.map(credentialView) };
       },
 
-      'credentials.revoke': async (
+      'sdk-credentials.revoke': async (
         ctx,
         { credentialId },
       ): Promise<{ revoked: true; credential: CredentialView }> => {

@@ -50,10 +50,10 @@ const REFUSALS: Record<string, string> = {
  * in memory. Created by the account's vault actor after its checks; every later move is here or
  * in `GrantLifecycle`, each a conditional write on `status: 'active'`.
  *
- * - `grant.consume`: the value, exactly once. The winner is decided by one `findOneAndUpdate`
+ * - `vault-grant.consume`: the value, exactly once. The winner is decided by one `findOneAndUpdate`
  *   filtered on `status: 'active'` and `expiresAt > now`: under any concurrency, on any number
  *   of nodes, one call gets the value and every other gets 403.
- * - `grant.cleanup`: the runtime is done (or gives up): revoked without returning anything.
+ * - `vault-grant.cleanup`: the runtime is done (or gives up): revoked without returning anything.
  *   Idempotent.
  */
 export function vaultGrantActor(options: GrantActorOptions) {
@@ -77,11 +77,11 @@ export function vaultGrantActor(options: GrantActorOptions) {
   return defineActor({
     kind: 'vault-grant',
     messages: {
-      'grant.consume': GrantConsumeMessageSchema,
-      'grant.cleanup': GrantCleanupMessageSchema,
+      'vault-grant.consume': GrantConsumeMessageSchema,
+      'vault-grant.cleanup': GrantCleanupMessageSchema,
     },
     handlers: {
-      'grant.consume': async (ctx): Promise<GrantConsumeReply> => {
+      'vault-grant.consume': async (ctx): Promise<GrantConsumeReply> => {
         const caller = runtimeCaller(ctx.auth, 'vault:consume');
         const grant = await load(ctx.id, caller);
         if (grant.status !== 'active') return refuse(grant, caller, grant.status);
@@ -125,7 +125,7 @@ export function vaultGrantActor(options: GrantActorOptions) {
         };
       },
 
-      'grant.cleanup': async (
+      'vault-grant.cleanup': async (
         ctx,
       ): Promise<{ grant: { id: string; status: VaultGrantDocument['status'] } }> => {
         const caller = runtimeCaller(ctx.auth, 'vault:cleanup');

@@ -88,12 +88,12 @@ export const vaultRuntimeRoute: RouteModule<VaultRouteServices> = (router, deps)
     if (!GRANT_ID.test(grantId)) throw errors.notFound('Grant not found');
     const to = `vault-grant:${grantId}`;
     if (action === 'cleanup') {
-      const reply = await deps.system.ask(to, 'grant.cleanup', {}, { auth: caller });
+      const reply = await deps.system.ask(to, 'vault-grant.cleanup', {}, { auth: caller });
       res.json(CleanupResponseSchema.parse(reply));
       return;
     }
     const reply = GrantConsumeReplySchema.parse(
-      await deps.system.ask(to, 'grant.consume', {}, { auth: caller }),
+      await deps.system.ask(to, 'vault-grant.consume', {}, { auth: caller }),
     );
     const value = vaultServiceOf(deps).cipher.openTransit(
       'consume',
@@ -107,7 +107,7 @@ export const vaultRuntimeRoute: RouteModule<VaultRouteServices> = (router, deps)
     const { principal, to } = credentialsOf(res);
     const body = parseBody(CreateCredentialBodySchema, req);
     const reply = CredentialsCreateReplySchema.parse(
-      await deps.system.ask(to, 'credentials.create', body, { auth: principal }),
+      await deps.system.ask(to, 'sdk-credentials.create', body, { auth: principal }),
     );
     const value = vaultServiceOf(deps).cipher.openTransit(
       'credential',
@@ -123,7 +123,7 @@ export const vaultRuntimeRoute: RouteModule<VaultRouteServices> = (router, deps)
 
   router.get('/api/sdk/credentials', deps.requireAuth, async (_req, res) => {
     const { principal, to } = credentialsOf(res);
-    const reply = await deps.system.ask(to, 'credentials.list', {}, { auth: principal });
+    const reply = await deps.system.ask(to, 'sdk-credentials.list', {}, { auth: principal });
     res.json(CredentialListResponseSchema.parse(reply));
   });
 
@@ -132,7 +132,7 @@ export const vaultRuntimeRoute: RouteModule<VaultRouteServices> = (router, deps)
     const raw = Object.keys(req.query).length > 0 ? { ...req.query } : (req.body ?? {});
     const input = DeleteCredentialInputSchema.safeParse(raw);
     if (!input.success) throw validationError('request', input.error);
-    const reply = await deps.system.ask(to, 'credentials.revoke', input.data, { auth: principal });
+    const reply = await deps.system.ask(to, 'sdk-credentials.revoke', input.data, { auth: principal });
     res.json(CredentialRevokeResponseSchema.parse(reply));
   });
 };

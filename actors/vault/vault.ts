@@ -6,7 +6,7 @@ import type { ActorSystemApi } from '../../src/kernel';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import type { Logger } from '../../src/logging/logger';
 import type { DocumentStore } from '../../src/store/mongo';
-import { accountsCollection } from '../identity/accounts.repo';
+import { accountsCollection } from '../identity/accounts.collection';
 import { agentsCollection } from '../identity/agents.collection';
 import { InstallationPermissionChecker, type AppPermissionChecker } from './app-permissions';
 import { GrantLifecycle } from './grant-lifecycle';

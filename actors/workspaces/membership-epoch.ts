@@ -1,7 +1,7 @@
+import type { MembershipEpochDocument } from '../../schemas/documents/workspace-membership-epoch';
 import { performance } from 'node:perf_hooks';
-import { z } from 'zod';
 import { isAppError } from '../../schemas/errors';
-import { defineCollection, type Repository } from '../../src/store/mongo';
+import { type Repository } from '../../src/store/mongo';
 
 /**
  * The membership epoch (docs/workspaces.md, "Cache"): one counter in the document store, raised
@@ -12,20 +12,6 @@ import { defineCollection, type Repository } from '../../src/store/mongo';
  * miss. The counter only moves during outages, so in the normal case every process reads it once
  * in a while (`maxAgeMs`), never once per request.
  */
-export const MembershipEpochDocumentSchema = z.object({
-  /** Always `membership`: one counter for the whole service. */
-  _id: z.string().min(1),
-  epoch: z.number().int().nonnegative(),
-  /** When the last change that could not reach the cache raised it. */
-  bumpedAt: z.date(),
-});
-export type MembershipEpochDocument = z.infer<typeof MembershipEpochDocumentSchema>;
-
-export const membershipEpochsCollection = defineCollection({
-  name: 'workspace_membership_epochs',
-  schema: MembershipEpochDocumentSchema,
-});
-
 const EPOCH_ID = 'membership';
 
 export interface MembershipEpochOptions {

@@ -6,7 +6,8 @@ import type { Logger } from '../../src/logging/logger';
 import type { CachePort } from '../../src/store/cache';
 import type { Repository } from '../../src/store/mongo';
 import { CACHE_MISSED, MembershipCacheLink } from './membership-cache-link';
-import { MembershipEpoch, type MembershipEpochDocument } from './membership-epoch';
+import type { MembershipEpochDocument } from '../../schemas/documents/workspace-membership-epoch';
+import { MembershipEpoch } from './membership-epoch';
 import { accountMemberKey, agentMemberKey } from './workspace-members.collection';
 
 /**

@@ -4,9 +4,11 @@ import type { WorkspaceMemberDocument, WorkspaceMemberRole } from '../../schemas
 import { errors, isAppError } from '../../schemas/errors';
 import type { Services } from '../../src/boot/services';
 import type { Repository } from '../../src/store/mongo';
-import { accountsCollection, newWorkspaceId, workspacesCollection } from '../identity/accounts.repo';
+import { newWorkspaceId } from '../identity/accounts.repo';
+import { workspacesCollection } from './workspaces.collection';
+import { accountsCollection } from '../identity/accounts.collection';
 import { agentsCollection } from '../identity/agents.collection';
-import { membershipEpochsCollection } from './membership-epoch';
+import { membershipEpochsCollection } from './membership-epochs.collection';
 import { type MembershipRole, type MemberSubject, WorkspaceMembership } from './workspace-membership';
 import {
   WORKSPACE_LIMITS,

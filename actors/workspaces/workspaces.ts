@@ -1,4 +1,4 @@
-import { membershipEpochsCollection } from './membership-epoch';
+import { membershipEpochsCollection } from './membership-epochs.collection';
 import { workspaceMembersCollection } from './workspace-members.collection';
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Pool } from 'undici';
-import { executionsCollection } from '../../actors/executions/executions.repo';
+import { executionsCollection } from '../../actors/executions/executions.collection';
 import { callJson, mapLimit } from './http-client';
 import { BENCH_LOOP_TYPE, type MarkerReport } from './loop-runner';
 

@@ -8,7 +8,7 @@ export const accountAddress = (accountId: string) => `account:${accountId}`;
 
 // ---- accounts:directory ----
 
-/** `identity.signup`: fields already validated and normalized by the front door. */
+/** `accounts.signup`: fields already validated and normalized by the front door. */
 export const SignupMessageSchema = z.object({
   email: z.string(),
   password: z.string(),
@@ -24,7 +24,7 @@ export const CredentialsSchema = z.object({
   expiresIn: z.string(),
 });
 
-/** Reply of `identity.signup`. `accountId` is for the session only: never put in a body. */
+/** Reply of `accounts.signup`. `accountId` is for the session only: never put in a body. */
 export const SignupReplySchema = z.object({
   accountId: z.string(),
   credentials: CredentialsSchema.extend({
@@ -49,7 +49,7 @@ export const ConfirmResetMessageSchema = z.object({
   token: z.string(),
   newPassword: z.string(),
 });
-/** Reply of `identity.confirmReset`: whose sessions the front door must end. */
+/** Reply of `accounts.confirmReset`: whose sessions the front door must end. */
 export const ConfirmResetReplySchema = z.object({ accountId: z.string() });
 
 export const CreateLoginLinkMessageSchema = z.object({

@@ -14,10 +14,10 @@ export const TokensCreateMessageSchema = CreateBearerTokenBodySchema;
 export const TokensListMessageSchema = z.object({});
 export const TokensUpdateMessageSchema = PatchBearerTokenBodySchema;
 export const TokensRevokeMessageSchema = DeleteBearerTokenInputSchema;
-/** `tokens.touch` (a `tell`): the token was used at `at` (epoch ms); sets `lastUsedAt` if later. */
+/** `named-tokens.touch` (a `tell`): the token was used at `at` (epoch ms); sets `lastUsedAt` if later. */
 export const TokensTouchMessageSchema = z.object({ id: z.string().min(1), at: z.number().int().positive() });
 
-/** Reply to `tokens.create`, and to `tokens.update` with rotation (`bearerToken` present). */
+/** Reply to `named-tokens.create`, and to `named-tokens.update` with rotation (`bearerToken` present). */
 export const TokensRevealReplySchema = z.object({ token: BearerTokenViewSchema, bearerToken: z.string() });
 export const TokensViewReplySchema = z.object({
   token: BearerTokenViewSchema,

@@ -53,7 +53,7 @@ export const VaultAuditMessageSchema = AuditQuerySchema;
 export const GrantConsumeMessageSchema = z.object({});
 export const GrantCleanupMessageSchema = z.object({});
 
-/** Reply of `grant.consume`: the value sealed for transit, bound to the grant id. */
+/** Reply of `vault-grant.consume`: the value sealed for transit, bound to the grant id. */
 export const GrantConsumeReplySchema = z.object({
   secret: z.object({ name: z.string(), sealedValue: SealedValueSchema }),
   grant: GrantStateViewSchema,
@@ -64,7 +64,7 @@ export const CredentialsCreateMessageSchema = CreateCredentialBodySchema;
 export const CredentialsListMessageSchema = z.object({});
 export const CredentialsRevokeMessageSchema = DeleteCredentialInputSchema;
 
-/** Reply of `credentials.create`: the value sealed for transit, bound to the credential id. */
+/** Reply of `sdk-credentials.create`: the value sealed for transit, bound to the credential id. */
 export const CredentialsCreateReplySchema = z.object({
   credential: CredentialViewSchema,
   sealedValue: SealedValueSchema,

@@ -13,7 +13,7 @@ import { isToolAllowed, PLATFORM_PREFIX } from '../../../schemas/tools/primitive
 import type { Services } from '../../../src/boot/services';
 import type { ActorContext } from '../../../src/kernel/actor-definition';
 import type { AgentState, AgentToolHandlers } from '../../identity/agent.actor';
-import { accountsCollection } from '../../identity/accounts.repo';
+import { accountsCollection } from '../../identity/accounts.collection';
 import { workspaceLookups } from '../../identity/agents-and-tokens';
 import { agentsCollection } from '../../identity/agents.collection';
 import {

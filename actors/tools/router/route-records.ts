@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { RoutePageDocument, RouteStatDocument } from '../../../schemas/documents/route-record';
 import type { Logger } from '../../../src/logging/logger';
 import type { DocumentStore, Repository } from '../../../src/store/mongo';
-import { routePagesCollection, routeRecordsCollection, routeStatsCollection } from './route-collections';
+import {
+  routePagesCollection,
+  routeRecordsCollection,
+  routeStatsCollection,
+} from './route-records.collection';
 import { encodeRoutePage, type RouteRecordInput } from './route-pages';
 import { RouteQueries } from './route-queries';
 

@@ -27,7 +27,7 @@ export interface ScopedTokenDirectory {
 export interface ScopeGateOptions {
   /** Cache-held records of named tokens (current status, scopes, `jti`). */
   directory: ScopedTokenDirectory;
-  /** To tell the `named-tokens` actor a token was used (`tokens.touch`). */
+  /** To tell the `named-tokens` actor a token was used (`named-tokens.touch`). */
   system: Pick<ActorSystemApi, 'tell'>;
   logger: Logger;
   /** The scope table. Default `ROUTE_SCOPE_RULES`. */
@@ -83,7 +83,7 @@ export function scopeDenied(
  *    principal's `scopes` are replaced by the record's: a rescope applies to the value already
  *    issued. Unscoped records drop `scopes` (unrestricted).
  * 2. **`lastUsedAt` noted without a write per request**: a `SET NX` with a 60 s TTL in the cache
- *    decides, and at most once a minute per token a `tokens.touch` is told to the account's
+ *    decides, and at most once a minute per token a `named-tokens.touch` is told to the account's
  *    `named-tokens` actor, without waiting (off the request's critical path).
  * 3. **The scope table** (`route-scopes.ts`): a scoped caller whose scopes do not cover the path
  *    gets 403 PERMISSION_DENIED naming the scope needed (or, with `onMiss: 'anonymous'`, goes on
@@ -98,7 +98,10 @@ export function withScopes(authenticate: RequestHandler, options: ScopeGateOptio
       .claimLastUsedWrite(tokenId)
       .then((due) =>
         due
-          ? options.system.tell(`named-tokens:${accountId}`, 'tokens.touch', { id: tokenId, at: Date.now() })
+          ? options.system.tell(`named-tokens:${accountId}`, 'named-tokens.touch', {
+              id: tokenId,
+              at: Date.now(),
+            })
           : undefined,
       )
       .catch((err: unknown) => options.logger.warn({ err }, 'could not note the use of a named token'));

@@ -1,5 +1,5 @@
 import { demoCounterKey } from '../../../actors/executions/demo-steps.runner';
-import { executionsCollection } from '../../../actors/executions/executions.repo';
+import { executionsCollection } from '../../../actors/executions/executions.collection';
 import type { ExecutionEvent } from '../../../schemas/messages/executions';
 import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';

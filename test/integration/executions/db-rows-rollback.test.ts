@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { executionsCollection } from '../../../actors/executions/executions.repo';
+import { executionsCollection } from '../../../actors/executions/executions.collection';
 import { openPrivateDatabases } from '../../../actors/tools/db';
 import { defaultAgentIdOf } from '../../../actors/tools/router/default-agent';
 import { silentLogger } from '../../../src/logging/logger';

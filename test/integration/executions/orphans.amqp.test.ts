@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { executionsCollection } from '../../../actors/executions/executions.repo';
+import { executionsCollection } from '../../../actors/executions/executions.collection';
 import { startRuntime, type Runtime } from '../../../src/boot/runtime';
 import { loadConfig } from '../../../src/config/load-config';
 import { silentLogger } from '../../../src/logging/logger';

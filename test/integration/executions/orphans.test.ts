@@ -5,7 +5,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { ExecutionSweeper } from '../../../actors/executions/execution-leases';
 import { createExecutionsService } from '../../../actors/executions/executions';
-import { executionsCollection } from '../../../actors/executions/executions.repo';
+import { executionsCollection } from '../../../actors/executions/executions.collection';
 import type { Services } from '../../../src/boot/services';
 import { startRuntime, type Runtime } from '../../../src/boot/runtime';
 import { loadConfig } from '../../../src/config/load-config';

@@ -1,5 +1,6 @@
 import { demoCounterKey } from '../../../actors/executions/demo-steps.runner';
-import { executionsCollection, newExecutionId } from '../../../actors/executions/executions.repo';
+import { newExecutionId } from '../../../actors/executions/executions.repo';
+import { executionsCollection } from '../../../actors/executions/executions.collection';
 import { cancelForPanic } from '../../../actors/executions/panic.actor';
 import type { ExecutionDocument } from '../../../schemas/documents/execution';
 import type { ExecutionEvent } from '../../../schemas/messages/executions';

@@ -1,6 +1,6 @@
 import { eventually } from '../../support/async';
 import { demoCounterKey } from '../../../actors/executions/demo-steps.runner';
-import { executionsCollection } from '../../../actors/executions/executions.repo';
+import { executionsCollection } from '../../../actors/executions/executions.collection';
 import { FileStore } from '../../../actors/files/file-store';
 import type { ExecutionEvent } from '../../../schemas/messages/executions';
 import { bearer, sleep, useExecHarness } from './support/harness';

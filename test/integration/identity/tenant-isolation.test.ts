@@ -104,8 +104,8 @@ describe('account B can see and change nothing of account A', () => {
     const accountA = accountIdOf(a.token);
     const principalB = { subjectType: 'account', accountId: accountIdOf(b.token), via: 'bearer' };
     for (const [to, type, body] of [
-      [`named-tokens:${accountA}`, 'tokens.list', {}],
-      [`named-tokens:${accountA}`, 'tokens.revoke', { id: aToken.id }],
+      [`named-tokens:${accountA}`, 'named-tokens.list', {}],
+      [`named-tokens:${accountA}`, 'named-tokens.revoke', { id: aToken.id }],
       [`agents:${accountA}`, 'agents.list', {}],
       [`agents:${accountA}`, 'agents.create', { name: 'Injected' }],
     ] as const) {

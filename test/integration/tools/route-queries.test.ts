@@ -1,6 +1,6 @@
 import type { RouteRecordInput } from '../../../actors/tools/router/route-pages';
 import { routeRecordsOn } from '../../../actors/tools/router/route-records';
-import { ROUTE_RECORD_RETENTION_SEC } from '../../../actors/tools/router/route-collections';
+import { ROUTE_RECORD_RETENTION_SEC } from '../../../actors/tools/router/route-records.collection';
 import type { Principal } from '../../../schemas/auth';
 import { silentLogger } from '../../../src/logging/logger';
 import { DocumentStore } from '../../../src/store/mongo';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { membershipEpochsCollection } from '../../../actors/workspaces/membership-epoch';
-import { accountsCollection } from '../../../actors/identity/accounts.repo';
+import { membershipEpochsCollection } from '../../../actors/workspaces/membership-epochs.collection';
+import { accountsCollection } from '../../../actors/identity/accounts.collection';
 import { startTcpProxyTo, type TcpProxy } from '../../support/tcp-proxy';
 import { describeWithService } from '../../support/services';
 import { waitFor } from '../../support/async';

@@ -84,7 +84,9 @@ describe('withScopes', () => {
     expect(res.body.auth.scopes).toEqual(['api']);
     await request(app(named(['workflow']))).get('/api/bearer-tokens');
     await new Promise((r) => setImmediate(r));
-    expect(told).toEqual([['named-tokens:acc_1', 'tokens.touch', { id: 'ntk_1', at: expect.any(Number) }]]);
+    expect(told).toEqual([
+      ['named-tokens:acc_1', 'named-tokens.touch', { id: 'ntk_1', at: expect.any(Number) }],
+    ]);
   });
 
   it('drops scopes for an unrestricted record', async () => {

@@ -1,5 +1,5 @@
 import { eventsTools } from '../../../actors/tools/events/events.tools';
-import { memTools } from '../../../actors/tools/memory/mem.tools';
+import { memTools } from '../../../actors/tools/mem/mem.tools';
 import type { AnyToolDeclaration, ToolContext } from '../../../actors/tools/router/tool-declaration';
 import { parseToolInput } from '../../../actors/tools/router/tool-input';
 import type { Services } from '../../../src/boot/services';

@@ -1,4 +1,4 @@
-import { memDeleteTool, memGetTool, memSetTool } from '../../../actors/tools/memory/mem.tools';
+import { memDeleteTool, memGetTool, memSetTool } from '../../../actors/tools/mem/mem.tools';
 import { ToolCallContext } from '../../../actors/tools/router/tool-context';
 import type { Principal } from '../../../schemas/auth';
 import type { Services } from '../../../src/boot/services';

@@ -1,4 +1,4 @@
-import type { MembershipEpochDocument } from '../../../../actors/workspaces/membership-epoch';
+import type { MembershipEpochDocument } from '../../../../schemas/documents/workspace-membership-epoch';
 import type { WorkspaceDocument } from '../../../../schemas/documents/account';
 import type { WorkspaceMemberDocument } from '../../../../schemas/documents/workspace-member';
 import { AppError } from '../../../../schemas/errors';
