@@ -27,9 +27,6 @@ export interface HealthActorOptions {
   reuseMs?: number;
 }
 
-/** Address of the health actor (kind `ops`, id `health`). */
-export const HEALTH_ACTOR = 'ops:health';
-
 const DEFAULT_PROBE_TIMEOUT_MS = 2000;
 
 /** Runs one probe; any failure becomes `down` with a detail safe to show (no raw error text). */

@@ -61,20 +61,6 @@ export function llmSettingsOf(config: {
   return { baseUrl: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY };
 }
 
-/**
- * One chat completion, streamed (`stream: true`, server-sent `data:` lines with
- * `choices[0].delta.content`, ended by `data: [DONE]`) through undici. Resolves the whole text;
- * `onText` sees each piece. Aborts with `signal`. A failure is UNAVAILABLE (the key never shows).
- */
-export async function streamChatCompletion(
-  llm: LlmSettings,
-  messages: readonly ChatMessage[],
-  signal: AbortSignal,
-  onText?: (piece: string) => void,
-): Promise<string> {
-  return (await streamChatTurn(llm, messages, { signal, onText })).text;
-}
-
 type StreamedToolCall = {
   index?: unknown;
   id?: unknown;

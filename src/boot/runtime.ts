@@ -79,7 +79,8 @@ export async function startRuntime(
   try {
     const documents = await openDocuments(config, logger);
     stack.push(() => documents.close());
-    const cache = await createCache(config, logger.child({ component: 'cache' }));
+    // createCache names its own component in its log lines.
+    const cache = await createCache(config, logger);
     stack.push(() => cache.close());
 
     const transport = createTransport(config, logger);

@@ -4,8 +4,8 @@ import {
   recordsOf,
   type PagedRecord,
   type RouteRecordInput,
-} from '../../../actors/tools/router/route-pages';
-import { RoutePageDocumentSchema } from '../../../schemas/documents/route-record';
+} from '../../../../actors/tools/router/route-pages';
+import { RoutePageDocumentSchema } from '../../../../schemas/documents/route-record';
 
 const NONE = { apps: [], workflows: [], skills: [] };
 const T0 = Date.parse('2026-11-20T10:00:00.000Z');

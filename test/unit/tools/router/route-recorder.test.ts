@@ -1,7 +1,7 @@
 import pino from 'pino';
-import type { RouteRecordInput } from '../../../actors/tools/router/route-pages';
-import { RouteRecorder } from '../../../actors/tools/router/route-records';
-import { RoutePageDocumentSchema, type RoutePageDocument } from '../../../schemas/documents/route-record';
+import type { RouteRecordInput } from '../../../../actors/tools/router/route-pages';
+import { RouteRecorder } from '../../../../actors/tools/router/route-records';
+import { RoutePageDocumentSchema, type RoutePageDocument } from '../../../../schemas/documents/route-record';
 
 /** Rows of each page written (pages are checked by the schema, as the store would read them). */
 const rowsOf = (page: unknown) => RoutePageDocumentSchema.parse(page).rows.tool.length;

@@ -1,4 +1,4 @@
-import { REDACTED, redactSecrets, redactText } from '../../../actors/tools/router/redact-secrets';
+import { REDACTED, redactSecrets, redactText } from '../../../../actors/tools/router/redact-secrets';
 
 describe('redactText', () => {
   it.each([

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { errors } from '../../../schemas/errors';
 import { buildApp } from '../../../src/http/app';
-import { testDeps } from './support/test-app';
+import { testDeps } from '../http/support/test-app';
 
 const REFUSAL = {
   error: expect.any(String),

@@ -1,9 +1,9 @@
-import { memDeleteTool, memGetTool, memSetTool } from '../../../actors/tools/mem/mem.tools';
-import { ToolCallContext } from '../../../actors/tools/router/tool-context';
-import type { Principal } from '../../../schemas/auth';
-import type { Services } from '../../../src/boot/services';
-import { createWorkAborter } from '../../../src/boot/work-aborter';
-import type { Logger } from '../../../src/logging/logger';
+import { memDeleteTool, memGetTool, memSetTool } from '../../../../actors/tools/mem/mem.tools';
+import { ToolCallContext } from '../../../../actors/tools/router/tool-context';
+import type { Principal } from '../../../../schemas/auth';
+import type { Services } from '../../../../src/boot/services';
+import { createWorkAborter } from '../../../../src/boot/work-aborter';
+import type { Logger } from '../../../../src/logging/logger';
 
 describe('ToolCallContext', () => {
   const principal = { subjectType: 'agent', agentId: 'agt_1' } as unknown as Principal;

@@ -3,7 +3,7 @@ import packageJson from '../../../package.json';
 import { errors } from '../../../schemas/errors';
 import { HealthResponseSchema } from '../../../schemas/http/health';
 import { buildApp } from '../../../src/http/app';
-import { testDeps } from './support/test-app';
+import { testDeps } from '../http/support/test-app';
 
 describe('GET /health', () => {
   it('answers 200 ok with version, timestamp, tools and dependencies from ops:health', async () => {

@@ -1,6 +1,6 @@
-import { isUnknownToolError, unknownTool } from '../../../actors/tools/router/tool-registry';
-import { errors } from '../../../schemas/errors';
-import { handleJsonRpc, isJsonRpcBody, type McpDeps } from '../../../src/http/mcp/json-rpc';
+import { isUnknownToolError, unknownTool } from '../../../../actors/tools/router/tool-registry';
+import { errors } from '../../../../schemas/errors';
+import { handleJsonRpc, isJsonRpcBody, type McpDeps } from '../../../../src/http/mcp/json-rpc';
 
 const deps: McpDeps = {
   serverInfo: { name: 'svc', version: '1.2.3' },

@@ -1,6 +1,6 @@
-import { agentSchemaName, agentSchemaPattern } from '../../../actors/tools/db/sql-builder';
-import { guardAgentSql, tokenizeSql } from '../../../actors/tools/db/sql-guard';
-import type { AppError } from '../../../schemas/errors';
+import { agentSchemaName, agentSchemaPattern } from '../../../../actors/tools/db/sql-builder';
+import { guardAgentSql, tokenizeSql } from '../../../../actors/tools/db/sql-guard';
+import type { AppError } from '../../../../schemas/errors';
 
 const own = agentSchemaName('agent-1', 'agent_');
 const other = agentSchemaName('agent-2', 'agent_');

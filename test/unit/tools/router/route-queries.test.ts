@@ -1,6 +1,6 @@
-import { RouteQueries } from '../../../actors/tools/router/route-queries';
-import type { Principal } from '../../../schemas/auth';
-import { errors } from '../../../schemas/errors';
+import { RouteQueries } from '../../../../actors/tools/router/route-queries';
+import type { Principal } from '../../../../schemas/auth';
+import { errors } from '../../../../schemas/errors';
 
 const agent: Principal = { subjectType: 'agent', agentId: 'agt_a', via: 'bearer' };
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { PLATFORM_TOOLS } from '../../../actors/tools/platform-tools';
-import { defineTool } from '../../../actors/tools/router/tool-declaration';
-import { isUnknownToolError, ToolRegistry } from '../../../actors/tools/router/tool-registry';
-import { BUILTIN_PRIMITIVES } from '../../../schemas/tools/primitives';
+import { PLATFORM_TOOLS } from '../../../../actors/tools/platform-tools';
+import { defineTool } from '../../../../actors/tools/router/tool-declaration';
+import { isUnknownToolError, ToolRegistry } from '../../../../actors/tools/router/tool-registry';
+import { BUILTIN_PRIMITIVES } from '../../../../schemas/tools/primitives';
 
 describe('ToolRegistry over PLATFORM_TOOLS', () => {
   const registry = new ToolRegistry(PLATFORM_TOOLS);

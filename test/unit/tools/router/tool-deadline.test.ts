@@ -1,8 +1,8 @@
-import { createConnectorTools } from '../../../actors/connectors/connector-tools';
-import { PLATFORM_TOOLS } from '../../../actors/tools/platform-tools';
-import { DEADLINE_SLACK_MS, toolDeadlineMs } from '../../../actors/tools/router/tool-deadline';
-import { ToolRegistry, type ExternalToolResolver } from '../../../actors/tools/router/tool-registry';
-import type { ActorSystemApi } from '../../../src/kernel';
+import { createConnectorTools } from '../../../../actors/connectors/connector-tools';
+import { PLATFORM_TOOLS } from '../../../../actors/tools/platform-tools';
+import { DEADLINE_SLACK_MS, toolDeadlineMs } from '../../../../actors/tools/router/tool-deadline';
+import { ToolRegistry, type ExternalToolResolver } from '../../../../actors/tools/router/tool-registry';
+import type { ActorSystemApi } from '../../../../src/kernel';
 
 /** The connector functions never reach the system in these tests (no call is made). */
 const noSystem = {} as ActorSystemApi;

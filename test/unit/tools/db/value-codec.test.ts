@@ -6,11 +6,11 @@ import {
   insertSteps,
   quoteIdent,
   quoteLiteral,
-} from '../../../actors/tools/db/sql-builder';
-import { codeForSqlState } from '../../../actors/tools/db/sql-errors';
-import { parseCommandTag } from '../../../actors/tools/db/sql-executor';
-import { decodeValue, encodeColumnValue, encodeParam, typeName } from '../../../actors/tools/db/value-codec';
-import { DB_TOOL_INPUT_SCHEMAS, DbCreateTableInputSchema } from '../../../schemas/tools/db';
+} from '../../../../actors/tools/db/sql-builder';
+import { codeForSqlState } from '../../../../actors/tools/db/sql-errors';
+import { parseCommandTag } from '../../../../actors/tools/db/sql-executor';
+import { decodeValue, encodeColumnValue, encodeParam, typeName } from '../../../../actors/tools/db/value-codec';
+import { DB_TOOL_INPUT_SCHEMAS, DbCreateTableInputSchema } from '../../../../schemas/tools/db';
 
 describe('private databases: values, names and statements', () => {
   it('encodes JSON parameters as text', () => {

@@ -1,5 +1,5 @@
-import { ReservingLimiter } from '../../../actors/tools/router/reserving-limiter';
-import { createRateLimiter, MemoryCache, type RateLimiter } from '../../../src/store/cache';
+import { ReservingLimiter } from '../../../../actors/tools/router/reserving-limiter';
+import { createRateLimiter, MemoryCache, type RateLimiter } from '../../../../src/store/cache';
 
 describe('ReservingLimiter', () => {
   let cache: MemoryCache;
