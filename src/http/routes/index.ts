@@ -1,3 +1,4 @@
+import { probesRoute } from '../../../actors/ops/probes.route';
 import type { RouteModule } from '../app.types';
 import { accountsRoute } from './accounts.route';
 import { agentsRoute } from './agents.route';
@@ -28,6 +29,7 @@ import { workspacesRoute } from './workspaces.route';
 export const coreRoutes: readonly RouteModule[] = [
   mcpRoute,
   healthRoute,
+  probesRoute,
   ffpRoute,
   accountsRoute,
   sessionRoute,
