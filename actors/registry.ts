@@ -20,6 +20,7 @@ import { notificationsRoute } from './notifications/notifications.route';
 import { ffpRoute } from './ops/ffp.route';
 import { healthActor } from './ops/health.actor';
 import { healthRoute } from './ops/health.route';
+import { probesRoute } from './ops/probes.route';
 import { studioRoute } from './studio/studio.route';
 import { createAgentToolHandlers } from './tools/router/agent-tools';
 import { mcpRoute } from './tools/router/mcp.route';
@@ -60,6 +61,7 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
 export const routeModules: readonly RouteModule<Services>[] = [
   mcpRoute,
   healthRoute,
+  probesRoute,
   ffpRoute,
   accountsRoute,
   sessionRoute,

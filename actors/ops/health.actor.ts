@@ -66,6 +66,9 @@ export async function checkHealth(options: HealthActorOptions, signal: AbortSign
   return OpsHealthReplySchema.parse({ status: allUp ? 'ok' : 'degraded', dependencies });
 }
 
+/** The address of this node's health actor (`GET /health`, `/readyz`). */
+export const HEALTH_ACTOR = 'ops:health';
+
 /**
  * The `ops:health` actor: answers `ops.health` with the state of the dependencies as this node sees
  * them. It keeps no actor state; the checks run outside its turn (`defer`), so concurrent health

@@ -3,6 +3,7 @@ import type { HealthResponse } from '../../schemas/http/health';
 import { OpsHealthReplySchema } from '../../schemas/messages/ops';
 import type { RouteModule, ResolvedAppDeps } from '../../src/http/app.types';
 import { SERVICE_VERSION } from '../../src/version';
+import { HEALTH_ACTOR } from './health.actor';
 
 /** A health check must answer fast even when the actors are stuck: it gets its own short deadline. */
 export const HEALTH_TIMEOUT_MS = 5000;
@@ -36,7 +37,7 @@ export const healthRoute: RouteModule = (router, deps) => {
     let body: HealthResponse;
     try {
       const reply = OpsHealthReplySchema.parse(
-        await deps.system.ask('ops:health', 'ops.health', question, askOptions),
+        await deps.system.ask(HEALTH_ACTOR, 'ops.health', question, askOptions),
       );
       body = {
         status: reply.status,

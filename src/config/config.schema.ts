@@ -142,6 +142,8 @@ export const EnvSchema = z.object({
   /** JSON request body limit, in bytes. */
   BODY_LIMIT_BYTES: int(1024, 64 * 1024 * 1024, 12 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: human-readable when stdout is a terminal, JSON lines otherwise; `json` or `pretty` forces one. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   /** Stable name of this node; defaults to host-pid-random. */
   NODE_ID: z
     .string()

@@ -25,6 +25,16 @@ export class ConfigError extends Error {
 }
 
 /**
+ * The host of the default `PUBLIC_BASE_URL`. A wildcard address (`HOST=0.0.0.0`, the Docker
+ * image's default) listens on every interface but is no address to hand out in links: `localhost`
+ * stands for it. An IPv6 literal gets its brackets.
+ */
+function linkHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return 'localhost';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
  * Parses the environment once. A wrong value throws a ConfigError naming each bad variable, so the
  * boot stops with a message a person can act on.
  */
@@ -40,7 +50,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config: Config = {
     ...e,
     DATA_DIR: path.resolve(e.DATA_DIR),
-    PUBLIC_BASE_URL: (e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    PUBLIC_BASE_URL: (e.PUBLIC_BASE_URL ?? `http://${linkHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),
     NODE_ID:
       e.NODE_ID ??
       `${hostname().replace(/[^A-Za-z0-9_.-]/g, '')}-${process.pid}-${randomBytes(3).toString('hex')}`,

@@ -30,6 +30,16 @@ describe('loadConfig', () => {
     expect(config.PUBLIC_BASE_URL).toBe('https://agents.example.org');
   });
 
+  it('hands out localhost, not a wildcard address, in the default PUBLIC_BASE_URL', () => {
+    expect(loadConfig({ HOST: '0.0.0.0' }).PUBLIC_BASE_URL).toBe('http://localhost:3000');
+    expect(loadConfig({ HOST: '::', PORT: '8080' }).PUBLIC_BASE_URL).toBe('http://localhost:8080');
+    expect(loadConfig({ HOST: '::1' }).PUBLIC_BASE_URL).toBe('http://[::1]:3000');
+    expect(loadConfig({ HOST: 'ars.internal' }).PUBLIC_BASE_URL).toBe('http://ars.internal:3000');
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://a.example' }).PUBLIC_BASE_URL).toBe(
+      'https://a.example',
+    );
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ AMQP_URL: '' }).embedded.transport).toBe(true);
   });
