@@ -1,48 +1,20 @@
-import { z } from 'zod';
 import type { FilesApi, FilesCaller } from './files-api.service';
-import { ContentEncodingSchema, FileVisibilitySchema } from '../../schemas/documents/file';
 import { errors } from '../../schemas/errors';
 import type { Response } from 'express';
 import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
 import { requirePrincipal } from '../../src/http/auth';
+import {
+  FilesListQuerySchema,
+  FileWriteBodySchema,
+  FileRenameBodySchema,
+  FileDeleteQuerySchema,
+} from '../../schemas/http/files';
 import { parseBody, parseQuery } from '../../src/http/validation';
 
 /** What the files routes read from the process's services. */
 interface FilesRouteServices {
   readonly filesApi: FilesApi;
 }
-
-const id = z.string().min(1).max(200);
-
-const ListQuerySchema = z.object({
-  action: z.enum(['list', 'preview', 'summarize']).optional(),
-  path: z.string().max(2048).optional(),
-  prefix: z.string().max(2048).optional(),
-  text: z.string().min(1).max(200).optional(),
-  visibility: FileVisibilitySchema.optional(),
-  workspaceId: id.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-  cursor: z.string().max(2048).optional(),
-});
-
-const WriteBodySchema = z.object({
-  path: z.string().min(1).max(2048),
-  data: z.string(),
-  contentEncoding: ContentEncodingSchema.default('utf8'),
-  visibility: FileVisibilitySchema.optional(),
-  workspaceId: id.optional(),
-});
-
-const RenameBodySchema = z.object({
-  path: z.string().min(1).max(2048),
-  nextPath: z.string().min(1).max(2048),
-  workspaceId: id.optional(),
-});
-
-const DeleteQuerySchema = z.object({
-  path: z.string().min(1).max(2048),
-  workspaceId: id.optional(),
-});
 
 /** The caller: an operator account or one of its agents (the tenant is the account). */
 function filesCaller(res: Response): FilesCaller {
@@ -66,7 +38,7 @@ function apiOf(deps: ResolvedAppDeps<FilesRouteServices>) {
 export const filesRoute: RouteModule<FilesRouteServices> = (router, deps) => {
   router.get('/api/files', deps.requireAuth, async (req, res) => {
     const caller = filesCaller(res);
-    const { action, path, workspaceId, ...query } = parseQuery(ListQuerySchema, req);
+    const { action, path, workspaceId, ...query } = parseQuery(FilesListQuerySchema, req);
     const api = apiOf(deps);
     if (action === 'preview' || action === 'summarize') {
       if (!path) throw errors.validation(`action=${action} needs a path`, { field: 'path' });
@@ -82,21 +54,21 @@ export const filesRoute: RouteModule<FilesRouteServices> = (router, deps) => {
 
   router.post('/api/files', deps.requireAuth, async (req, res) => {
     const caller = filesCaller(res);
-    const body = parseBody(WriteBodySchema, req);
+    const body = parseBody(FileWriteBodySchema, req);
     const { entry, execution } = await apiOf(deps).write(caller, body);
     res.status(201).json({ entry, execution });
   });
 
   router.patch('/api/files', deps.requireAuth, async (req, res) => {
     const caller = filesCaller(res);
-    const body = parseBody(RenameBodySchema, req);
+    const body = parseBody(FileRenameBodySchema, req);
     const { entry, previousPath, execution } = await apiOf(deps).rename(caller, body);
     res.json({ entry, previousPath, execution });
   });
 
   router.delete('/api/files', deps.requireAuth, async (req, res) => {
     const caller = filesCaller(res);
-    const query = parseQuery(DeleteQuerySchema, req);
+    const query = parseQuery(FileDeleteQuerySchema, req);
     res.json(await apiOf(deps).delete(caller, query));
   });
 };

@@ -8,15 +8,14 @@ import { executionView } from '../executions/execution-views';
 import { recordCompletedExecution, workspaceForChange } from '../executions/record-completed';
 import { escapeRegex } from '../files/file-views';
 import { agentsCollection } from '../identity/agents.collection';
+import { memoryEntriesCollection, memoryEntryId } from './memory.collection';
 import {
   MEMORY_LIMITS,
   MemoryEntryDocumentSchema,
-  memoryEntriesCollection,
-  memoryEntryId,
   type MemoryEntryDocument,
   type MemoryNamespaceType,
   type MemoryVisibility,
-} from './memory.collection';
+} from '../../schemas/documents/memory';
 
 /**
  * Governed memory for the operators (`/api/memory`, docs/memory.md): an account's entries, upserted
