@@ -1,7 +1,7 @@
 import { createConnectorsService, type ConnectorsOptions } from '../../actors/connectors/connectors';
 import { executionsServiceOf } from '../../actors/executions/executions.service';
 import type { AnyStepRunner } from '../../actors/executions/step-runners';
-import type { IdentityOptions } from '../../actors/identity/identity-options';
+import { identityOptionsFor, type IdentityOptions } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { createToolRouter, type ToolRouterOptions } from '../../actors/tools/router/tool-router';
 import { TokenService } from '../../actors/identity/token-service';
@@ -70,6 +70,11 @@ export async function startRuntime(
       `ROLE=${config.ROLE} needs AMQP_URL: with the in-process transport a process can only talk to itself`,
     );
   }
+  if (config.RATE_LIMITS === 'off') {
+    logger.warn(
+      'RATE_LIMITS=off: sign-in, sign-up, password reset, login links and /register are not rate limited',
+    );
+  }
   const secrets = resolveSecrets(config);
   const hostsActors = config.ROLE !== 'api';
   const servesHttp = config.ROLE !== 'worker';
@@ -117,7 +122,10 @@ export async function startRuntime(
       : undefined;
     if (privateDatabases) stack.push(() => privateDatabases.close());
     // Route records are flushed after the actors have stopped (their last calls included).
-    const toolRouter = createToolRouter({ config, logger, documents, cache, system }, options.tools);
+    const toolRouter = createToolRouter(
+      { config, logger, documents, cache, system },
+      { rateLimit: config.RATE_LIMIT_TOOL_CALLS_PER_AGENT, ...options.tools },
+    );
     stack.push(() => toolRouter.close());
     // MCP connector sessions (and their child processes) end after the actors have stopped.
     const connectors = createConnectorsService(config, logger, system, options.connectors);
@@ -137,7 +145,7 @@ export async function startRuntime(
       cache,
       system,
       tokens,
-      identity: options.identity,
+      identity: identityOptionsFor(config, options.identity),
       sandbox,
       netEgress,
       privateDatabases,

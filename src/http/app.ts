@@ -48,6 +48,8 @@ export function buildApp(deps: AppDeps): express.Express {
   };
   const app = express();
   app.disable('x-powered-by');
+  // Which X-Forwarded-For hops count for `req.ip` (the per-address rate limits): TRUST_PROXY.
+  app.set('trust proxy', deps.config.TRUST_PROXY);
 
   // The JSON body parser, before the routes: its errors then pass through the routes' error
   // handlers (`/mcp` answers them as JSON-RPC).

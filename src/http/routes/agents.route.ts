@@ -13,12 +13,16 @@ import {
   UpdateAgentResponseSchema,
 } from '../../../schemas/http/agents';
 import { AgentRecordSchema, AgentsRegisterReplySchema } from '../../../schemas/messages/agents';
+import { defaultRateLimit, rateLimitOf } from '../../config/rate-limits';
 import type { RouteModule } from '../app.types';
 import { ipKey, rateLimit, requirePrincipal } from '../auth';
 import { parseBody } from '../validation';
 
-/** `POST /register`: attempts per client address (valid or not) per window. */
-export const REGISTER_RATE_LIMIT = Object.freeze({ name: 'register-ip', points: 20, durationSec: 3600 });
+/** `POST /register`: attempts per client address (valid or not) per window; defaults of RATE_LIMIT_REGISTER_PER_IP. */
+export const REGISTER_RATE_LIMIT = Object.freeze({
+  name: 'register-ip',
+  ...defaultRateLimit('RATE_LIMIT_REGISTER_PER_IP'),
+});
 
 /** The registration's token lifetime, in the form the spec shows for `/register`. */
 const REGISTER_EXPIRES_IN = '90d';
@@ -43,14 +47,17 @@ function operatorOf(res: Response): { principal: Principal; accountId: string } 
 export const agentsRoute: RouteModule = (router, deps) => {
   const base = deps.config.PUBLIC_BASE_URL;
   const endpoints = { mcpEndpoint: `${base}/mcp`, toolsEndpoint: `${base}/tools` };
-  const limitRegistrations = deps.services
-    ? rateLimit({
-        cache: deps.services.cache,
-        ...REGISTER_RATE_LIMIT,
-        key: (req) => ipKey(req),
-        message: 'Too many registrations from this address, retry later',
-      })
-    : passThrough;
+  const registerLimit = rateLimitOf(deps.config, 'RATE_LIMIT_REGISTER_PER_IP');
+  const limitRegistrations =
+    deps.services && registerLimit
+      ? rateLimit({
+          cache: deps.services.cache,
+          name: REGISTER_RATE_LIMIT.name,
+          ...registerLimit,
+          key: (req) => ipKey(req),
+          message: 'Too many registrations from this address, retry later',
+        })
+      : passThrough;
 
   router.post('/register', limitRegistrations, async (req, res) => {
     const body = parseBody(RegisterBodySchema, req);
