@@ -3,6 +3,7 @@ import { AppError, isAppError } from '../../../schemas/errors';
 import { ToolCallBodySchema } from '../../../schemas/http/mcp';
 import type { RouteModule } from '../app.types';
 import { requirePrincipal } from '../auth';
+import { browserOriginGuard } from '../auth/dns-rebinding';
 import { invokeTool, toolRouterOf } from '../mcp/invoke';
 import { listingFor } from '../mcp/listing';
 import {
@@ -40,11 +41,12 @@ function withSuccessFalse(err: unknown): unknown {
  * - `jsonrpc: "2.0"` (or a batch array): MCP over Streamable HTTP, stateless, JSON answers.
  * - anything else: the spec's `{tool, input | arguments, server?}` → `{success: true, result}`.
  *
- * Authentication comes first for both (401 as an HTTP status, which MCP clients surface). `GET` and
+ * A browser page of a foreign origin is refused first (403, src/http/auth/dns-rebinding.ts), then
+ * authentication for both (401 as an HTTP status, which MCP clients surface). `GET` and
  * `DELETE /mcp` answer 405 (no server-initiated stream, no session to end) through the fallback.
  */
 export const mcpRoute: RouteModule = (router, deps) => {
-  router.post(PATH, deps.requireAuth, async (req, res) => {
+  router.post(PATH, browserOriginGuard(deps.config), deps.requireAuth, async (req, res) => {
     const principal = requirePrincipal(res);
 
     if (isJsonRpcBody(req.body)) {
