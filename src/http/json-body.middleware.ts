@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
-import { MAX_JSON_DEPTH, jsonTextTooDeep, jsonValueTooDeep } from '../../schemas/json-depth';
+import { MAX_JSON_DEPTH, jsonTextMayBeTooDeep, jsonValueTooDeep } from '../../schemas/json-depth';
 
 /** Options of `jsonBody`, those of `express.json` this app uses. */
 export interface JsonBodyOptions {
@@ -109,7 +109,7 @@ function tooDeep(maxDepth: number): Error {
  * what its `Content-Encoding` says (plain text sent as gzip, a truncated stream) fails in zlib, and
  * body-parser passes that on as a 400 without a `type`: it becomes `encoding.invalid`. (A coding
  * body-parser cannot decode is its own 415 `encoding.unsupported`.) The parsed body is held to
- * `maxDepth` by a walk of the value: this path is rare, and the text is not at hand.
+ * `maxDepth` by a walk of the value, as on the fast path.
  */
 function generalPath(parser: RequestHandler, maxDepth: number): RequestHandler {
   return (req, res, next) => {
@@ -161,16 +161,17 @@ function readJson(
     }
     let text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
     if (text.charCodeAt(0) === BOM) text = text.slice(1);
-    // Before the parse: a hostile body is refused without building it.
-    if (jsonTextTooDeep(text, maxDepth)) {
-      done(tooDeep(maxDepth));
-      return;
-    }
     let body: unknown;
     try {
       body = parseJson(text, strict);
     } catch (err) {
       done(bodyError(400, (err as Error).message, 'entity.parse.failed', { body: text }));
+      return;
+    }
+    // JSON.parse itself has no depth limit and no recursion (V8); the walk of the value costs a
+    // fraction of the parse, and only a body with more than `maxDepth` brackets needs it.
+    if (jsonTextMayBeTooDeep(text, maxDepth) && jsonValueTooDeep(body, maxDepth)) {
+      done(tooDeep(maxDepth));
       return;
     }
     done(undefined, body);

@@ -66,7 +66,7 @@ describe('jsonBody: what express.json lacks', () => {
   const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
   const small = app(jsonBody({ ...OPTIONS, limit: 1_000_000, maxDepth: 8 }));
 
-  it('refuses a body nested deeper than maxDepth on the fast path, before parsing it', async () => {
+  it('refuses a body nested deeper than maxDepth on the fast path', async () => {
     expect((await post(small, nested(8))).body).toEqual({ hasBody: true, body: JSON.parse(nested(8)) });
     expect((await post(small, nested(9))).body).toEqual({ type: 'entity.too.deep', status: 400 });
     expect((await post(small, `{"a":${nested(200_000)}}`)).body).toEqual({

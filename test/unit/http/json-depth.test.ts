@@ -1,4 +1,9 @@
-import { MAX_JSON_DEPTH, jsonTextTooDeep, jsonValueTooDeep } from '../../../schemas/json-depth';
+import {
+  MAX_JSON_DEPTH,
+  jsonTextMayBeTooDeep,
+  jsonTextTooDeep,
+  jsonValueTooDeep,
+} from '../../../schemas/json-depth';
 
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
@@ -31,6 +36,18 @@ describe('jsonTextTooDeep', () => {
   });
 });
 
+describe('jsonTextMayBeTooDeep', () => {
+  it('settles short texts and texts with few brackets without a scan, never missing a deep one', () => {
+    expect(jsonTextMayBeTooDeep(nested(MAX_JSON_DEPTH))).toBe(false);
+    expect(jsonTextMayBeTooDeep(JSON.stringify({ text: 'x'.repeat(10_000), tags: ['a', 'b'] }))).toBe(false);
+    expect(jsonTextMayBeTooDeep(nested(MAX_JSON_DEPTH + 1))).toBe(true);
+    // Many brackets, shallow: "maybe" (the walk of the value settles it).
+    const flat = JSON.stringify(Array.from({ length: 100 }, () => ({})));
+    expect(jsonTextMayBeTooDeep(flat)).toBe(true);
+    expect(jsonValueTooDeep(JSON.parse(flat))).toBe(false);
+  });
+});
+
 describe('jsonValueTooDeep', () => {
   it('agrees with the text scan on parsed values', () => {
     for (const levels of [2, 3, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1, 5000]) {
@@ -41,5 +58,10 @@ describe('jsonValueTooDeep', () => {
     expect(jsonValueTooDeep(null)).toBe(false);
     expect(jsonValueTooDeep({ a: [{ b: 1 }] }, 3)).toBe(false);
     expect(jsonValueTooDeep({ a: [{ b: {} }] }, 3)).toBe(true);
+  });
+
+  it('sees a value under an own "__proto__" key, and walks a 1,000,000-deep value without overflowing', () => {
+    expect(jsonValueTooDeep(JSON.parse(`{"__proto__":${nested(10)}}`), 5)).toBe(true);
+    expect(jsonValueTooDeep(JSON.parse(nested(1_000_000)))).toBe(true);
   });
 });
