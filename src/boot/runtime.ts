@@ -72,7 +72,7 @@ export async function startRuntime(
   }
   if (config.RATE_LIMITS === 'off') {
     logger.warn(
-      'RATE_LIMITS=off: sign-in, sign-up, password reset, login links and /register are not rate limited',
+      'RATE_LIMITS=off: sign-in, sign-up, password reset, login links, session tokens and /register are not rate limited',
     );
   }
   const secrets = resolveSecrets(config);
