@@ -8,9 +8,15 @@ export const ERROR_CODES = {
   PERMISSION_DENIED: { status: 403, retryable: false },
   NOT_FOUND: { status: 404, retryable: false },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false },
+  /** The request did not arrive in time (Node's `headersTimeout` / `requestTimeout`). */
+  REQUEST_TIMEOUT: { status: 408, retryable: true },
   CONFLICT: { status: 409, retryable: false },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false },
+  /** A body in a content coding (or charset) the service does not read. */
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false },
   RATE_LIMITED: { status: 429, retryable: true },
+  /** Request line and headers over Node's limit (`--max-http-header-size`, 16 KiB by default). */
+  HEADERS_TOO_LARGE: { status: 431, retryable: false },
   INTERNAL_ERROR: { status: 500, retryable: false },
   UNAVAILABLE: { status: 503, retryable: true },
   DEADLINE_EXCEEDED: { status: 504, retryable: true },

@@ -17,9 +17,13 @@ import { AgentRecordSchema, AgentsRegisterReplySchema } from '../../schemas/mess
 import type { RouteModule } from '../../src/http/app.types';
 import { ipKey, rateLimit, requirePrincipal } from '../../src/http/auth';
 import { parseBody } from '../../src/http/validation';
+import { defaultRateLimit, rateLimitOf } from '../../src/config/rate-limits';
 
-/** `POST /register`: attempts per client address (valid or not) per window. */
-export const REGISTER_RATE_LIMIT = Object.freeze({ name: 'register-ip', points: 20, durationSec: 3600 });
+/** `POST /register`: attempts per client address (valid or not) per window; defaults of RATE_LIMIT_REGISTER_PER_IP. */
+export const REGISTER_RATE_LIMIT = Object.freeze({
+  name: 'register-ip',
+  ...defaultRateLimit('RATE_LIMIT_REGISTER_PER_IP'),
+});
 
 /** The registration's token lifetime, in the form the spec shows for `/register`. */
 const REGISTER_EXPIRES_IN = '90d';
@@ -44,14 +48,17 @@ function operatorOf(res: Response): { principal: Principal; accountId: string } 
 export const agentsRoute: RouteModule<IdentityRouteServices> = (router, deps) => {
   const base = deps.config.PUBLIC_BASE_URL;
   const endpoints = { mcpEndpoint: `${base}/mcp`, toolsEndpoint: `${base}/tools` };
-  const limitRegistrations = deps.services
-    ? rateLimit({
-        cache: deps.services.cache,
-        ...REGISTER_RATE_LIMIT,
-        key: (req) => ipKey(req),
-        message: 'Too many registrations from this address, retry later',
-      })
-    : passThrough;
+  const registerLimit = rateLimitOf(deps.config, 'RATE_LIMIT_REGISTER_PER_IP');
+  const limitRegistrations =
+    deps.services && registerLimit
+      ? rateLimit({
+          cache: deps.services.cache,
+          name: REGISTER_RATE_LIMIT.name,
+          ...registerLimit,
+          key: (req) => ipKey(req),
+          message: 'Too many registrations from this address, retry later',
+        })
+      : passThrough;
 
   router.post('/register', limitRegistrations, async (req, res) => {
     const body = parseBody(RegisterBodySchema, req);

@@ -1,6 +1,12 @@
+import {
+  defaultRateLimit,
+  rateLimitOf,
+  type RateLimitConfig,
+  type RateLimitVariable,
+} from '../../src/config/rate-limits';
 import type { Mailer } from './mailer';
 
-/** One rate limit: `points` requests per `durationSec` and key. */
+/** One rate limit: `points` requests per `durationSec` and key; `points: 0` = no limit (RATE_LIMITS=off). */
 export interface LimitSpec {
   points: number;
   durationSec: number;
@@ -8,7 +14,8 @@ export interface LimitSpec {
 
 /**
  * Rate limits of the identity routes (per client IP, per email/account, or both), counted in the
- * cache (Redis shares them across processes). Tuned in code, not in the environment.
+ * cache (Redis shares them across processes). Each comes from its environment variable
+ * (src/config/rate-limits.ts); `RATE_LIMITS=off` turns them all off.
  */
 export interface IdentityLimits {
   /** POST /api/signin per IP. */
@@ -35,19 +42,33 @@ export interface IdentityLimits {
   sessionTokenPerAccount: LimitSpec;
 }
 
-export const DEFAULT_IDENTITY_LIMITS: Readonly<IdentityLimits> = Object.freeze({
-  signinPerIp: { points: 30, durationSec: 60 },
-  signinPerIpEmail: { points: 10, durationSec: 60 },
-  signinPerEmail: { points: 50, durationSec: 3600 },
-  signupPerIp: { points: 20, durationSec: 600 },
-  signupPerEmail: { points: 5, durationSec: 600 },
-  forgotPerIp: { points: 10, durationSec: 600 },
-  forgotPerEmail: { points: 3, durationSec: 3600 },
-  confirmPerIp: { points: 20, durationSec: 600 },
-  confirmPerEmail: { points: 10, durationSec: 3600 },
-  fromKeyPerIp: { points: 30, durationSec: 60 },
-  sessionTokenPerAccount: { points: 30, durationSec: 600 },
-});
+/** The environment variable of each identity limit. */
+export const IDENTITY_LIMIT_VARIABLES: Readonly<Record<keyof IdentityLimits, RateLimitVariable>> =
+  Object.freeze({
+    signinPerIp: 'RATE_LIMIT_SIGNIN_PER_IP',
+    signinPerIpEmail: 'RATE_LIMIT_SIGNIN_PER_IP_EMAIL',
+    signinPerEmail: 'RATE_LIMIT_SIGNIN_PER_EMAIL',
+    signupPerIp: 'RATE_LIMIT_SIGNUP_PER_IP',
+    signupPerEmail: 'RATE_LIMIT_SIGNUP_PER_EMAIL',
+    forgotPerIp: 'RATE_LIMIT_FORGOT_PASSWORD_PER_IP',
+    forgotPerEmail: 'RATE_LIMIT_FORGOT_PASSWORD_PER_EMAIL',
+    confirmPerIp: 'RATE_LIMIT_RESET_CONFIRM_PER_IP',
+    confirmPerEmail: 'RATE_LIMIT_RESET_CONFIRM_PER_EMAIL',
+    fromKeyPerIp: 'RATE_LIMIT_LOGIN_LINK_PER_IP',
+    sessionTokenPerAccount: 'RATE_LIMIT_SESSION_TOKEN_PER_ACCOUNT',
+  });
+
+const LIMIT_NAMES = Object.keys(IDENTITY_LIMIT_VARIABLES) as Array<keyof IdentityLimits>;
+
+/** The limits with every variable at its default. */
+export const DEFAULT_IDENTITY_LIMITS: Readonly<IdentityLimits> = Object.freeze(
+  Object.fromEntries(
+    LIMIT_NAMES.map((name) => [name, { ...defaultRateLimit(IDENTITY_LIMIT_VARIABLES[name]) }]),
+  ) as unknown as IdentityLimits,
+);
+
+/** A limit that is off: the rate-limit middleware lets every request through. */
+const OFF: LimitSpec = Object.freeze({ points: 0, durationSec: 1 });
 
 /** Tuning of the identity domain (tests use a low bcrypt cost and small limits). */
 export interface IdentityOptions {
@@ -70,4 +91,20 @@ export const DEFAULT_LOGIN_LINK_TTL_SEC = 300;
 
 export function identityLimits(options: IdentityOptions | undefined): IdentityLimits {
   return { ...DEFAULT_IDENTITY_LIMITS, ...options?.limits };
+}
+
+/**
+ * The identity options a process runs with: the limits from the environment, then those given in
+ * code (tests, benchmarks); with `RATE_LIMITS=off` every one of them is off.
+ */
+export function identityOptionsFor(config: RateLimitConfig, options: IdentityOptions = {}): IdentityOptions {
+  const limits = Object.fromEntries(
+    LIMIT_NAMES.map((name) => {
+      const variable = IDENTITY_LIMIT_VARIABLES[name];
+      const spec =
+        rateLimitOf(config, variable) === undefined ? OFF : (options.limits?.[name] ?? config[variable]);
+      return [name, { ...spec }];
+    }),
+  ) as unknown as IdentityLimits;
+  return { ...options, limits };
 }

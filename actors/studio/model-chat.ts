@@ -1,4 +1,5 @@
 import { AppError, errors } from '../../schemas/errors';
+import { MAX_JSON_DEPTH, jsonTextTooDeep } from '../../schemas/json-depth';
 import type { Principal } from '../../schemas/auth';
 import type { StepContext } from '../executions/executions';
 import { streamChatTurn, type ChatMessage, type LlmSettings, type ModelToolCall } from './llm-client';
@@ -37,6 +38,11 @@ function checkCall(call: ModelToolCall, tools: ModelTools): CheckedCall {
     throw errors.validation(`The model called a tool it was not offered: "${call.name.slice(0, 100)}"`);
   }
   if (call.tooLong) throw errors.validation(`The model's arguments for ${tool} are too long`);
+  if (jsonTextTooDeep(call.arguments)) {
+    throw errors.validation(
+      `The model's arguments for ${tool} are nested deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+  }
   let input: unknown;
   try {
     input = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);

@@ -8,6 +8,8 @@ import { MAX_COMMAND_CHARS } from '../../schemas/http/studio';
  * anywhere else the shell metacharacters `; | & $ \` > < ( ) { } \` and line breaks are refused.
  */
 
+import { MAX_JSON_DEPTH, jsonTextTooDeep } from '../../schemas/json-depth';
+
 /** Longest command accepted (the code payload of `advanced run` is at most 100 KB). */
 export { MAX_COMMAND_CHARS };
 
@@ -71,6 +73,10 @@ export const STUDIO_COMMANDS: ReadonlyArray<{ usage: string; does: string; mutat
 ];
 
 function parseJsonObject(payload: string): Record<string, unknown> {
+  // Tools and validators walk the value recursively: a deep one would overflow the stack.
+  if (jsonTextTooDeep(payload)) {
+    throw new StudioSyntaxError(`The payload after --json is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(payload);

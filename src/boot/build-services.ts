@@ -2,6 +2,7 @@ import { createConnectorsService } from '../../actors/connectors/connectors';
 import { createExecutionsService } from '../../actors/executions/executions';
 import { FileStore } from '../../actors/files/file-store';
 import { FilesApi } from '../../actors/files/files-api.service';
+import { identityOptionsFor } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { TokenService } from '../../actors/identity/token-service';
 import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
@@ -49,7 +50,15 @@ export function buildServices(
   onClose: (close: () => Promise<void>) => void,
 ): Services {
   const { config, secrets, logger, documents, cache, system, hostsActors } = base;
-  const s: Building = { config, secrets, logger, documents, cache, system, identity: options.identity ?? {} };
+  const s: Building = {
+    config,
+    secrets,
+    logger,
+    documents,
+    cache,
+    system,
+    identity: identityOptionsFor(config, options.identity),
+  };
   const services = s as Services;
 
   s.tokens = new TokenService(secrets.jwtSecret, cache, undefined, {
@@ -69,7 +78,10 @@ export function buildServices(
     : undefined;
   if (s.privateDatabases) onClose(() => s.privateDatabases!.close());
   // Route records are flushed after the actors have stopped (their last calls included).
-  s.toolRouter = createToolRouter({ config, logger, documents, cache, system }, options.tools);
+  s.toolRouter = createToolRouter(
+    { config, logger, documents, cache, system },
+    { rateLimit: config.RATE_LIMIT_TOOL_CALLS_PER_AGENT, ...options.tools },
+  );
   onClose(() => s.toolRouter!.close());
   // MCP connector sessions (and their child processes) end after the actors have stopped.
   s.connectors = createConnectorsService(config, logger, system, options.connectors);

@@ -65,6 +65,11 @@ export async function startRuntime(
       `ROLE=${config.ROLE} needs AMQP_URL: with the in-process transport a process can only talk to itself`,
     );
   }
+  if (config.RATE_LIMITS === 'off') {
+    logger.warn(
+      'RATE_LIMITS=off: sign-in, sign-up, password reset, login links, session tokens and /register are not rate limited',
+    );
+  }
   const secrets = resolveSecrets(config);
   const hostsActors = config.ROLE !== 'api';
   const servesHttp = config.ROLE !== 'worker';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { allowedOriginsField, trustProxyField } from './proxy-and-origins';
+import { RATE_LIMIT_FIELDS } from './rate-limits';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -139,6 +141,23 @@ export const EnvSchema = z.object({
   EXECUTION_SWEEP_INTERVAL_MS: int(0, 3600000, 15000),
   /** Idle time after which an actor is passivated, in milliseconds. */
   ACTOR_IDLE_MS: int(1000, 86400000, 60000),
+  /**
+   * Rate limits, one variable each (`RATE_LIMIT_SIGNUP_PER_IP=20/600s`…): src/config/rate-limits.ts
+   * lists them with their defaults.
+   */
+  ...RATE_LIMIT_FIELDS,
+  /**
+   * `off` turns off the limits of the identity routes and `/register` (test suites, trusted
+   * networks); logged as a warning at boot, refused with NODE_ENV=production.
+   */
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  /**
+   * Proxies in front of the service whose `X-Forwarded-For` counts for the client's address (rate
+   * limits): a hop count or addresses and CIDR ranges. Unset = none (`req.ip` is the peer).
+   */
+  TRUST_PROXY: trustProxyField,
+  /** Browser origins allowed to call `/mcp` besides PUBLIC_BASE_URL's (comma-separated). */
+  ALLOWED_ORIGINS: allowedOriginsField,
   /** JSON request body limit, in bytes. */
   BODY_LIMIT_BYTES: int(1024, 64 * 1024 * 1024, 12 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -47,6 +47,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = parsed.data;
+  if (e.RATE_LIMITS === 'off' && e.NODE_ENV === 'production') {
+    throw new ConfigError([
+      'RATE_LIMITS: off is refused with NODE_ENV=production (it lifts the sign-in and sign-up limits); raise the RATE_LIMIT_* variables instead',
+    ]);
+  }
   const config: Config = {
     ...e,
     DATA_DIR: path.resolve(e.DATA_DIR),

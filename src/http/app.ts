@@ -39,6 +39,8 @@ export function buildApp<S>(deps: AppDeps<S>): express.Express {
   };
   const app = express();
   app.disable('x-powered-by');
+  // Which X-Forwarded-For hops count for `req.ip` (the per-address rate limits): TRUST_PROXY.
+  app.set('trust proxy', deps.config.TRUST_PROXY);
 
   // The JSON body parser, before the routes: its errors then pass through the routes' error
   // handlers (`/mcp` answers them as JSON-RPC).

@@ -1,5 +1,6 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
-import { AppError, ERROR_CODES, isAppError, type ErrorBody } from '../../schemas/errors';
+import { AppError, ERROR_CODES, isAppError, type ErrorBody, type ErrorCode } from '../../schemas/errors';
 
 /** How one failure is answered over HTTP. */
 export interface HttpFailure {
@@ -18,6 +19,8 @@ interface BodyParserError {
   type: string;
   status?: number;
   limit?: number;
+  maxDepth?: number;
+  encoding?: string;
 }
 
 function isBodyParserError(err: unknown): err is BodyParserError {
@@ -40,18 +43,61 @@ export function fromBodyParserError(err: BodyParserError): AppError {
         'Request body too large',
         typeof err.limit === 'number' ? { limitBytes: err.limit } : {},
       );
-    case 'charset.unsupported':
-      return new AppError('VALIDATION_ERROR', 'Unsupported charset: send JSON as UTF-8');
-    case 'encoding.unsupported':
+    case 'entity.too.deep':
       return new AppError(
         'VALIDATION_ERROR',
+        `JSON body nested deeper than ${err.maxDepth} levels`,
+        typeof err.maxDepth === 'number' ? { maxDepth: err.maxDepth } : {},
+      );
+    case 'charset.unsupported':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported charset: send JSON as UTF-8');
+    case 'encoding.unsupported':
+      return new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
         'Unsupported Content-Encoding (supported: identity, gzip, deflate, br)',
+      );
+    case 'encoding.invalid':
+      // `encoding` is one body-parser tried to decode (gzip, deflate, br, zstd): not free text.
+      return new AppError(
+        'VALIDATION_ERROR',
+        `The body is not valid ${err.encoding} data, as its Content-Encoding says`,
       );
     case 'request.aborted':
       return new AppError('VALIDATION_ERROR', 'Request body aborted by the client');
     default:
       return new AppError('VALIDATION_ERROR', 'Invalid request body');
   }
+}
+
+/** The code of each 4xx status of the registry (one code per status). */
+const CODE_OF_STATUS: ReadonlyMap<number, ErrorCode> = new Map(
+  (Object.keys(ERROR_CODES) as ErrorCode[])
+    .filter((code) => ERROR_CODES[code].status < 500)
+    .map((code) => [ERROR_CODES[code].status, code]),
+);
+
+/** The 4xx an error of a library carries (`status` or `statusCode`, http-errors' convention), if any. */
+function clientStatusOf(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
+  const value = typeof status === 'number' ? status : statusCode;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 400 && value <= 499
+    ? value
+    : undefined;
+}
+
+/**
+ * An error of a library (express, its router, body-parser) that marks itself a client error keeps
+ * its status: a malformed percent-encoding in a path parameter (the router's `URIError`, 400) is
+ * the caller's mistake, not a fault of ours. The message is ours: theirs may echo the input.
+ */
+function fromClientStatus(err: unknown, status: number): { appError: AppError; status: number } {
+  const code = CODE_OF_STATUS.get(status) ?? 'VALIDATION_ERROR';
+  const message =
+    err instanceof URIError
+      ? 'Malformed percent-encoding in the URL'
+      : (STATUS_CODES[status] ?? 'Bad Request');
+  return { appError: new AppError(code, message), status };
 }
 
 /** Seconds for `Retry-After`: a positive whole number, or undefined when the value is unusable. */
@@ -63,10 +109,16 @@ function retryAfterSeconds(value: unknown): string | undefined {
 
 /**
  * The single mapping from "anything thrown" to an HTTP answer. AppErrors answer with their code's
- * status and `toBody()`; everything else is a 500 that reveals nothing but the request id.
+ * status and `toBody()`; a library's error that carries a 4xx status keeps it; everything else is
+ * a 500 that reveals nothing but the request id.
  */
 export function toHttpFailure(err: unknown, requestId: string): HttpFailure {
-  const appError = isAppError(err) ? err : isBodyParserError(err) ? fromBodyParserError(err) : undefined;
+  let appError = isAppError(err) ? err : isBodyParserError(err) ? fromBodyParserError(err) : undefined;
+  let status: number | undefined;
+  if (!appError) {
+    const clientStatus = clientStatusOf(err);
+    if (clientStatus !== undefined) ({ appError, status } = fromClientStatus(err, clientStatus));
+  }
   if (!appError) {
     return {
       status: 500,
@@ -75,7 +127,7 @@ export function toHttpFailure(err: unknown, requestId: string): HttpFailure {
       logLevel: 'error',
     };
   }
-  const status = ERROR_CODES[appError.code].status;
+  status ??= ERROR_CODES[appError.code].status;
   if (appError.code === 'INTERNAL_ERROR') {
     // A defect's message and details may name internal ids or state: the log has them, the client
     // gets only the request id to quote.

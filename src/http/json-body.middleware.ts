@@ -1,11 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
+import { MAX_JSON_DEPTH, jsonTextMayBeTooDeep, jsonValueTooDeep } from '../../schemas/json-depth';
 
 /** Options of `jsonBody`, those of `express.json` this app uses. */
 export interface JsonBodyOptions {
   limit: number;
   type: string[];
   strict: boolean;
+  /** Deepest nesting of objects and arrays accepted (the outermost counts as one). Default `MAX_JSON_DEPTH` (64). */
+  maxDepth?: number;
 }
 
 /** Content types read on the fast path (lower-cased, as sent by nearly every client). */
@@ -44,9 +47,17 @@ function bodyError(
  * `entity.too.large`). A request without a body (no `Content-Length`, not chunked) only gets
  * `req.body = undefined`, as body-parser would give it. On /mcp this halved the cost of reading a
  * body (media-type and charset parsing, a streaming decoder and listeners per request).
+ *
+ * On both paths a body nested deeper than `maxDepth` is refused (400 `entity.too.deep`) before any
+ * route, schema or tool sees it; a compressed body that does not decompress is `encoding.invalid`
+ * (400).
  */
 export function jsonBody(options: JsonBodyOptions): RequestHandler {
-  const general = express.json(options);
+  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+  const general = generalPath(
+    express.json({ limit: options.limit, type: options.type, strict: options.strict }),
+    maxDepth,
+  );
   return (req, res, next) => {
     const headers = req.headers;
     const length = headers['content-length'];
@@ -77,7 +88,7 @@ export function jsonBody(options: JsonBodyOptions): RequestHandler {
     // Like body-parser: `req.body` exists (undefined) from here on, parsed or not.
     const target = req as { body?: unknown };
     if (!('body' in target)) target.body = undefined;
-    readJson(req, Number(length), options.strict, (err, body) => {
+    readJson(req, Number(length), options.strict, maxDepth, (err, body) => {
       if (err) {
         next(err);
         return;
@@ -88,10 +99,40 @@ export function jsonBody(options: JsonBodyOptions): RequestHandler {
   };
 }
 
+/** The error of a body nested deeper than `maxDepth`. */
+function tooDeep(maxDepth: number): Error {
+  return bodyError(400, `JSON nested deeper than ${maxDepth} levels`, 'entity.too.deep', { maxDepth });
+}
+
+/**
+ * body-parser for the requests the fast path leaves to it, with what it lacks: a body that is not
+ * what its `Content-Encoding` says (plain text sent as gzip, a truncated stream) fails in zlib, and
+ * body-parser passes that on as a 400 without a `type`: it becomes `encoding.invalid`. (A coding
+ * body-parser cannot decode is its own 415 `encoding.unsupported`.) The parsed body is held to
+ * `maxDepth` by a walk of the value, as on the fast path.
+ */
+function generalPath(parser: RequestHandler, maxDepth: number): RequestHandler {
+  return (req, res, next) => {
+    parser(req, res, (err?: unknown) => {
+      if (err !== undefined && err !== null) {
+        const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+        const typed = typeof (err as { type?: unknown }).type === 'string';
+        if (!typed && encoding !== 'identity' && (err as { status?: unknown }).status === 400) {
+          next(bodyError(400, String((err as Error).message), 'encoding.invalid', { encoding }));
+        } else next(err);
+        return;
+      }
+      if (jsonValueTooDeep(req.body, maxDepth)) next(tooDeep(maxDepth));
+      else next();
+    });
+  };
+}
+
 function readJson(
   req: IncomingMessage,
   expected: number,
   strict: boolean,
+  maxDepth: number,
   done: (err: Error | undefined, body?: unknown) => void,
 ): void {
   const chunks: Buffer[] = [];
@@ -125,6 +166,12 @@ function readJson(
       body = parseJson(text, strict);
     } catch (err) {
       done(bodyError(400, (err as Error).message, 'entity.parse.failed', { body: text }));
+      return;
+    }
+    // JSON.parse itself has no depth limit and no recursion (V8); the walk of the value costs a
+    // fraction of the parse, and only a body with more than `maxDepth` brackets needs it.
+    if (jsonTextMayBeTooDeep(text, maxDepth) && jsonValueTooDeep(body, maxDepth)) {
+      done(tooDeep(maxDepth));
       return;
     }
     done(undefined, body);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type express from 'express';
+import { answerClientError } from './client-error';
 import { openStreams } from './open-streams';
 
 /** Options of `listen`. */
@@ -42,6 +43,8 @@ export function listen(app: express.Express, options: ListenOptions): Promise<Ht
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS;
   // Must exceed keepAliveTimeout, or a slow first header line on a reused connection is cut.
   server.headersTimeout = server.keepAliveTimeout + 1000;
+  // Requests Node's parser refuses get the JSON error body of every other error.
+  server.on('clientError', answerClientError);
 
   let inFlight = 0;
   let drained: (() => void) | undefined;

@@ -7,6 +7,7 @@ import { requirePrincipal } from '../../../src/http/auth';
 import { invokeTool, toolRouterOf } from './tool-invoke';
 import { listingFor } from './tool-listing';
 import { isUnknownToolError } from './tool-registry';
+import { browserOriginGuard } from '../../../src/http/auth/dns-rebinding';
 import {
   handleJsonRpc,
   isJsonRpcBody,
@@ -42,11 +43,12 @@ function withSuccessFalse(err: unknown): unknown {
  * - `jsonrpc: "2.0"` (or a batch array): MCP over Streamable HTTP, stateless, JSON answers.
  * - anything else: the spec's `{tool, input | arguments, server?}` → `{success: true, result}`.
  *
- * Authentication comes first for both (401 as an HTTP status, which MCP clients surface). `GET` and
+ * A browser page of a foreign origin is refused first (403, src/http/auth/dns-rebinding.ts), then
+ * authentication for both (401 as an HTTP status, which MCP clients surface). `GET` and
  * `DELETE /mcp` answer 405 (no server-initiated stream, no session to end) through the fallback.
  */
 export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => {
-  router.post(PATH, deps.requireAuth, async (req, res) => {
+  router.post(PATH, browserOriginGuard(deps.config), deps.requireAuth, async (req, res) => {
     const principal = requirePrincipal(res);
 
     if (isJsonRpcBody(req.body)) {

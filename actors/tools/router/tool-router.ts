@@ -1,4 +1,5 @@
 import type { Config } from '../../../src/config/load-config';
+import { defaultRateLimit } from '../../../src/config/rate-limits';
 import type { ActorSystemApi } from '../../../src/kernel';
 import type { Logger } from '../../../src/logging/logger';
 import { createRateLimiter, type CachePort } from '../../../src/store/cache';
@@ -24,8 +25,8 @@ export interface ToolRouterOptions {
   tools?: readonly AnyToolDeclaration[];
 }
 
-/** Default per-agent rate limit of tool calls. */
-export const DEFAULT_TOOL_RATE_LIMIT = Object.freeze({ points: 600, durationSec: 60 });
+/** Default per-agent rate limit of tool calls (RATE_LIMIT_TOOL_CALLS_PER_AGENT's default; `startRuntime` passes the variable). */
+export const DEFAULT_TOOL_RATE_LIMIT = defaultRateLimit('RATE_LIMIT_TOOL_CALLS_PER_AGENT');
 
 /**
  * The tool router of one process, created once by `startRuntime` (`services.toolRouter`): the

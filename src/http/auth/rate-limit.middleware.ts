@@ -8,7 +8,7 @@ export interface RateLimitRule {
   cache: CachePort;
   /** Names the limit; counters are keyed `rl:<name>:<key>`. Two rules with one name share counters. */
   name: string;
-  /** Requests allowed per window and key. */
+  /** Requests allowed per window and key; 0 = no limit (the middleware lets everything through). */
   points: number;
   /** Window length in whole seconds. */
   durationSec: number;
@@ -50,6 +50,7 @@ export function bodyField(req: Request, field: string): string | undefined {
  *   handler);
  */
 export function rateLimit(rule: RateLimitRule): RequestHandler {
+  if (rule.points === 0) return (_req, _res, next) => next();
   const limiter = createRateLimiter(rule.cache, {
     keyPrefix: `rl:${rule.name}`,
     points: rule.points,

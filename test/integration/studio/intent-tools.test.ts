@@ -163,6 +163,14 @@ describe('intent stream: the model calls tools', () => {
     expect(events[1].error).toMatch(/mem_get with arguments that are not valid JSON/);
     expect(events[2].status).toBe('FAILED');
 
+    // Arguments too deep for the validators are refused before any of them walks them.
+    const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+    model.script(() => [call('b3', 'mem_set', `{"key":"k","value":${deep}}`)]);
+    const tooDeep = await intent('nest it');
+    expect(tooDeep.map((e) => e.type)).toEqual(['execution', 'error', 'done']);
+    expect(tooDeep[1]).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(tooDeep[1].error).toMatch(/arguments for mem_set are nested deeper than 64 levels/);
+
     model.script(() => [call('b2', 'rm_rf', '{}')]);
     const unknown = await intent('call something odd');
     expect(unknown[1]).toMatchObject({ type: 'error', code: 'VALIDATION_ERROR' });

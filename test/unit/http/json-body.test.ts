@@ -61,3 +61,39 @@ describe('jsonBody (express.json with a fast path)', () => {
     expect(mine.body).toEqual(theirs.body);
   });
 });
+
+describe('jsonBody: what express.json lacks', () => {
+  const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+  const small = app(jsonBody({ ...OPTIONS, limit: 1_000_000, maxDepth: 8 }));
+
+  it('refuses a body nested deeper than maxDepth on the fast path', async () => {
+    expect((await post(small, nested(8))).body).toEqual({ hasBody: true, body: JSON.parse(nested(8)) });
+    expect((await post(small, nested(9))).body).toEqual({ type: 'entity.too.deep', status: 400 });
+    expect((await post(small, `{"a":${nested(200_000)}}`)).body).toEqual({
+      type: 'entity.too.deep',
+      status: 400,
+    });
+  });
+
+  it('and on the general path (another JSON media type)', async () => {
+    const plusJson = 'application/merge-patch+json';
+    expect((await post(small, nested(8), plusJson)).body).toEqual({
+      hasBody: true,
+      body: JSON.parse(nested(8)),
+    });
+    expect((await post(small, nested(9), plusJson)).body).toEqual({ type: 'entity.too.deep', status: 400 });
+  });
+
+  it('turns a body that does not decompress into encoding.invalid (400), and keeps 415 for codings it does not read', async () => {
+    const send = (encoding: string) =>
+      request(small)
+        .post('/echo')
+        .set('Content-Type', JSON_TYPE)
+        .set('Content-Encoding', encoding)
+        .send('{"plain":true}');
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      expect((await send(encoding)).body).toEqual({ type: 'encoding.invalid', status: 400 });
+    }
+    expect((await send('compress')).body).toEqual({ type: 'encoding.unsupported', status: 415 });
+  });
+});

@@ -70,12 +70,73 @@ describe('toHttpFailure', () => {
   });
 
   it('hides everything about an unknown error but the request id', () => {
+    for (const extra of [{}, { status: 503, expose: false }, { statusCode: 500 }]) {
+      const f = toHttpFailure(Object.assign(new Error('db password=x'), extra), 'r9');
+      expect(f).toEqual({
+        status: 500,
+        body: { error: 'Internal error', code: 'INTERNAL_ERROR', requestId: 'r9' },
+        headers: {},
+        logLevel: 'error',
+      });
+    }
+  });
+
+  it("keeps the 4xx status a library's error carries, with a message of ours", () => {
     const f = toHttpFailure(Object.assign(new Error('db password=x'), { status: 400, expose: true }), 'r9');
     expect(f).toEqual({
-      status: 500,
-      body: { error: 'Internal error', code: 'INTERNAL_ERROR', requestId: 'r9' },
+      status: 400,
+      body: { error: 'Bad Request', code: 'VALIDATION_ERROR' },
       headers: {},
-      logLevel: 'error',
+      logLevel: 'debug',
     });
+    // The router's URIError for a path parameter like %ff%fe.
+    const uri = toHttpFailure(
+      Object.assign(new URIError("Failed to decode param '%ff'"), { status: 400 }),
+      'r',
+    );
+    expect(uri).toMatchObject({
+      status: 400,
+      body: { error: 'Malformed percent-encoding in the URL', code: 'VALIDATION_ERROR' },
+    });
+    // A status of the registry gets its code; another 4xx keeps its status.
+    expect(toHttpFailure(Object.assign(new Error('x'), { statusCode: 404 }), 'r')).toMatchObject({
+      status: 404,
+      body: { error: 'Not Found', code: 'NOT_FOUND' },
+    });
+    expect(toHttpFailure(Object.assign(new Error('x'), { status: 415 }), 'r')).toMatchObject({
+      status: 415,
+      body: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+    });
+    expect(toHttpFailure(Object.assign(new Error('x'), { status: 416 }), 'r')).toMatchObject({
+      status: 416,
+      body: { error: 'Range Not Satisfiable', code: 'VALIDATION_ERROR' },
+    });
+  });
+
+  it('answers the body errors of the parser: too deep, not its encoding, an encoding not read', () => {
+    const deep = Object.assign(new Error('x'), { status: 400, type: 'entity.too.deep', maxDepth: 64 });
+    expect(toHttpFailure(deep, 'r')).toMatchObject({
+      status: 400,
+      body: { error: 'JSON body nested deeper than 64 levels', code: 'VALIDATION_ERROR', maxDepth: 64 },
+    });
+    const invalid = Object.assign(new Error('incorrect header check'), {
+      status: 400,
+      type: 'encoding.invalid',
+      encoding: 'gzip',
+    });
+    expect(toHttpFailure(invalid, 'r')).toMatchObject({
+      status: 400,
+      body: {
+        error: 'The body is not valid gzip data, as its Content-Encoding says',
+        code: 'VALIDATION_ERROR',
+      },
+    });
+    for (const type of ['encoding.unsupported', 'charset.unsupported']) {
+      const err = Object.assign(new Error('x'), { status: 415, type });
+      expect(toHttpFailure(err, 'r')).toMatchObject({
+        status: 415,
+        body: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+      });
+    }
   });
 });

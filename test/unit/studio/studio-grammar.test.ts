@@ -58,6 +58,12 @@ describe('parseStudioCommand', () => {
     expect(() => parseStudioCommand(raw)).toThrow(message);
   });
 
+  it('refuses a --json payload nested deeper than the JSON depth limit', () => {
+    const deep = `tool run mem_get --json {"key":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    expect(() => parseStudioCommand(deep)).toThrow(StudioSyntaxError);
+    expect(() => parseStudioCommand(deep)).toThrow(/nested deeper than 64 levels/);
+  });
+
   it('takes --json only as a whole token', () => {
     expect(() => parseStudioCommand('tool run x--json {}')).toThrow(/metacharacter "\{"/);
   });

@@ -9,7 +9,12 @@ import {
 } from '../../../../actors/tools/db/sql-builder';
 import { codeForSqlState } from '../../../../actors/tools/db/sql-errors';
 import { parseCommandTag } from '../../../../actors/tools/db/sql-executor';
-import { decodeValue, encodeColumnValue, encodeParam, typeName } from '../../../../actors/tools/db/value-codec';
+import {
+  decodeValue,
+  encodeColumnValue,
+  encodeParam,
+  typeName,
+} from '../../../../actors/tools/db/value-codec';
 import { DB_TOOL_INPUT_SCHEMAS, DbCreateTableInputSchema } from '../../../../schemas/tools/db';
 
 describe('private databases: values, names and statements', () => {
