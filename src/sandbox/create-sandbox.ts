@@ -118,6 +118,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       maxStackSizeBytes: limits.maxStackSizeBytes,
       outputLimitBytes: limits.outputLimitBytes,
       resultLimitBytes: limits.resultLimitBytes,
+      maxResultDepth: PROC_EXECUTE_LIMITS.maxResultDepth,
     },
   });
   pool.on('error', (err: unknown) => log.error({ err }, 'sandbox pool error'));
@@ -173,6 +174,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       return end.outcome === 'cancelled'
         ? stopped('cancelled', cancelNote)
         : stopped('timeout', `Error: script timed out after ${timeoutMs} ms`, timeoutMs);
+    }
+    if ((end.reply as { resultTooDeep?: unknown } | null)?.resultTooDeep === true) {
+      const limit = PROC_EXECUTE_LIMITS.maxResultDepth;
+      throw errors.validation(
+        `The script's result nests arrays and objects deeper than ${limit} levels; return a flatter value (or a string)`,
+        { reason: 'result_too_deep', limit },
+      );
     }
     const r = readTaskReply(end.reply);
     if (!r) {
