@@ -63,8 +63,9 @@ export class ConnectorPool {
   private readonly epochs = new Map<string, number>();
   /** Calls in flight, with the account they belong to. */
   private readonly calls = new Map<AbortController, string>();
-  /** Stdio sessions being started (they count against `maxStdioSessions`). */
+  /** Stdio sessions being started (they count against `maxStdioSessions`), in all and per account. */
   private stdioOpening = 0;
+  private readonly stdioOpeningBy = new Map<string, number>();
   private stopped = false;
   private readonly log: Logger;
   private readonly o: Required<Omit<ConnectorPoolOptions, 'lookup' | 'logger'>> & { lookup?: Lookup };
@@ -253,10 +254,10 @@ export class ConnectorPool {
       } catch (err) {
         throw mapConnectorError(err, { slug: spec.slug, stage: 'connect', timeoutMs: 0 });
       }
-      await this.makeRoomForStdio();
+      await this.makeRoomForStdio(spec.accountId);
     }
     const stdio = spec.transport === 'stdio';
-    if (stdio) this.stdioOpening++;
+    if (stdio) this.countOpening(spec.accountId, +1);
     const session = await McpSession.open(
       spec,
       {
@@ -268,7 +269,7 @@ export class ConnectorPool {
       },
       signal,
     ).finally(() => {
-      if (stdio) this.stdioOpening--;
+      if (stdio) this.countOpening(spec.accountId, -1);
     });
     if (this.stopped || (this.epochs.get(spec.id) ?? 0) !== epoch) {
       await session.close();
@@ -288,11 +289,39 @@ export class ConnectorPool {
     return session;
   }
 
-  /** Closes the least recently used idle stdio session when the new one would pass the bound. */
-  private async makeRoomForStdio(): Promise<void> {
+  private countOpening(accountId: string, delta: 1 | -1): void {
+    this.stdioOpening += delta;
+    const left = (this.stdioOpeningBy.get(accountId) ?? 0) + delta;
+    if (left > 0) this.stdioOpeningBy.set(accountId, left);
+    else this.stdioOpeningBy.delete(accountId);
+  }
+
+  /**
+   * Makes room for one more stdio session of `accountId`. One account holds at most all but one of
+   * the `maxStdioSessions` children (at least 1), so that another account's connector can always
+   * start: past its share, the account's own least recently used idle session is closed, or the
+   * call refused while all of them are busy. Within the bound, the least recently used idle session
+   * of any account is closed when the new one would pass it.
+   */
+  private async makeRoomForStdio(accountId: string): Promise<void> {
     const stdio = [...this.sessions.values()].filter((s) => s.spec.transport === 'stdio' && !s.closed);
+    const share = Math.max(1, this.o.maxStdioSessions - 1);
+    const mine = stdio.filter((s) => s.spec.accountId === accountId);
+    if (mine.length + (this.stdioOpeningBy.get(accountId) ?? 0) >= share) {
+      const ownIdle = leastRecentlyUsedIdle(mine);
+      if (!ownIdle) {
+        throw new AppError(
+          'UNAVAILABLE',
+          `This account's stdio MCP connectors are all busy on this worker (at most ${share} of ${this.o.maxStdioSessions} per account); retry shortly`,
+          { reason: 'connect', retryAfter: 1 },
+          { retryable: true },
+        );
+      }
+      await this.close(ownIdle.spec.id);
+      return;
+    }
     if (stdio.length + this.stdioOpening < this.o.maxStdioSessions) return;
-    const idle = stdio.filter((s) => s.inFlight === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    const idle = leastRecentlyUsedIdle(stdio);
     if (!idle) {
       throw new AppError(
         'UNAVAILABLE',
@@ -338,4 +367,8 @@ function neverReachedServer(err: unknown): boolean {
   if (!isAppError(err)) return false;
   const message = err.message;
   return err.details.reason === 'transport' && /session is closed|connection refused|HTTP 404/.test(message);
+}
+
+function leastRecentlyUsedIdle(sessions: readonly McpSession[]): McpSession | undefined {
+  return sessions.filter((s) => s.inFlight === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
 }

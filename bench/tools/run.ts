@@ -6,6 +6,13 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { deleteDeclaredAmqpNames } from '../support/amqp-names';
 import { killAllChildren, ownCpuMicros, processByName, startProcess, type BenchProcess } from './children';
+import {
+  fairnessCheck,
+  fairnessNodeEnv,
+  measureFairness,
+  runFairnessAlone,
+  type FairnessFigures,
+} from './fairness';
 import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from './load';
 
 /**
@@ -22,11 +29,14 @@ import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from '.
  *   first one call at a time (the round trip outside the sandbox), then under load, in rounds whose
  *   order alternates (1, 2 | 2, 1 | ...) so that a drift of the machine's load favours neither.
  * - `proc_execute` of `1+1` through (a).
+ * - Fairness between tenants (fairness.ts): tenant T's `1+1`, one at a time, alone and while tenant
+ *   S keeps 20 long loops in flight, on a node of its own (`ROLE=all`, SANDBOX_THREADS=2).
  *
  * Writes bench/results/mcp.json and mcp.md. Environment: REDIS_URL (default redis://127.0.0.1:6379),
  * AMQP_URL (default amqp://guest:guest@127.0.0.1:5672), both loopback only; BENCH_SECONDS (4 per
  * round), BENCH_ROUNDS (2), BENCH_PROC_ROUNDS (3, the scale-out), BENCH_CPU_PROF (a directory: the in-process, api and worker nodes run with
- * --cpu-prof there). A watchdog stops everything after 230 s.
+ * --cpu-prof there); BENCH_MCP_CASE=fairness runs the fairness case alone (prints, writes nothing).
+ * A watchdog stops everything after 260 s.
  */
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -52,7 +62,9 @@ const PROC_LOOP_MS = 5;
 const PROC_ROUNDS = Number(process.env.BENCH_PROC_ROUNDS ?? 3);
 /** Sequential calls per case for the unloaded round trip. */
 const PROC_PROBE_CALLS = 30;
-const WATCHDOG_MS = 230_000;
+const WATCHDOG_MS = 260_000;
+/** `fairness`: only that case (fairness.ts), for a quick run; unset: every case. */
+const ONLY_CASE = process.env.BENCH_MCP_CASE;
 
 const TARGETS = {
   inProcessToBare: 0.6,
@@ -299,6 +311,19 @@ async function main(): Promise<void> {
     });
   }
 
+  if (ONLY_CASE !== undefined && ONLY_CASE !== '') {
+    if (ONLY_CASE !== 'fairness') throw new Error(`BENCH_MCP_CASE: unknown case "${ONLY_CASE}" (fairness)`);
+    log(
+      `load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' / ')}; the fairness case alone`,
+    );
+    await runFairnessAlone(SECONDS, log);
+    clearTimeout(watchdog);
+    return;
+  }
+
   const loadBefore = os.loadavg();
   const redisUrl = await localService(process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379);
   const amqpUrl = await localService(process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', 5672);
@@ -381,6 +406,13 @@ async function main(): Promise<void> {
       profArgs('in-process'),
     );
 
+    // The fairness case's node: nothing else runs on it (tenant S's loops outlive the case).
+    const fairnessNode = start('fairness', 'service.child', {
+      ...base,
+      ...fairnessNodeEnv(`bench-mcp-${runId}-f`),
+      MONGODB_URL: db('f'),
+    });
+
     // (b), (c): workers first (they host the actors that registration needs), then the api node.
     const cluster = async (label: string, workers: number): Promise<ServiceCase> => {
       const prefix = `bench-mcp-${runId}-${label}`;
@@ -414,9 +446,13 @@ async function main(): Promise<void> {
       return { label, url: ready.url, tokens: ready.tokens, front: api, workers: nodes };
     };
 
-    const [bareReady, inProcessReady, amqp1, amqp2, rawCase] = await Promise.all([
+    const [bareReady, inProcessReady, fairnessReady, amqp1, amqp2, rawCase] = await Promise.all([
       bare.next<{ event: string; url: string }>('ready'),
       inProcessNode.next<{ event: string; url: string; tokens: string[]; agentIds: string[] }>(
+        'ready',
+        90_000,
+      ),
+      fairnessNode.next<{ event: string; url: string; tokens: string[]; agentIds: string[] }>(
         'ready',
         90_000,
       ),
@@ -424,7 +460,7 @@ async function main(): Promise<void> {
       amqpUrl ? cluster('amqp2', 2) : undefined,
       amqpUrl ? raw() : undefined,
     ]);
-    agentIds.push(...inProcessReady.agentIds);
+    agentIds.push(...inProcessReady.agentIds, ...fairnessReady.agentIds);
     const inProcess: ServiceCase = {
       label: 'in-process',
       url: inProcessReady.url,
@@ -607,6 +643,17 @@ async function main(): Promise<void> {
       sandboxThreads: 2,
       inProcess: trivialRunner.figures('inProcess'),
     };
+
+    // Last: the case leaves tenant S's loops running on its node, which is stopped right after.
+    const others = nodes.filter((p) => p !== fairnessNode);
+    for (const p of others) p.pause();
+    try {
+      const [sToken, tToken] = fairnessReady.tokens;
+      results.procFairness = await measureFairness(fairnessReady.url, sToken, tToken, SECONDS, log);
+    } finally {
+      for (const p of others) p.resume();
+    }
+    await fairnessNode.stop(2_000);
   } finally {
     log('stopping children');
     await Promise.all(processes.filter((p) => p.name !== 'documents').map((p) => p.stop(15_000)));
@@ -624,6 +671,7 @@ async function main(): Promise<void> {
   const mem = results.mem as Record<string, Measured>;
   const scale = results.procScaleOut as ProcScaleOut;
   const trivial = (results.procTrivial as { inProcess: Measured }).inProcess;
+  const fairness = results.procFairness as FairnessFigures;
   const bare = mem.bare.requestsPerSec;
   const checks = [
     {
@@ -676,6 +724,7 @@ async function main(): Promise<void> {
           },
         ]
       : []),
+    fairnessCheck(fairness),
   ];
   const report = {
     date: new Date().toISOString(),
@@ -700,7 +749,7 @@ async function main(): Promise<void> {
   const dir = path.resolve(__dirname, __filename.endsWith('.js') ? '../../../bench/results' : '../results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'mcp.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(path.join(dir, 'mcp.md'), markdown(report, mem, scale, trivial, checks));
+  writeFileSync(path.join(dir, 'mcp.md'), markdown(report, mem, scale, trivial, fairness, checks));
   log(`wrote ${path.join('bench', 'results', 'mcp.json')} and mcp.md`);
   for (const c of checks) log(`${c.pass ? 'PASS' : 'FAIL'} ${c.name}: ${c.value}`);
   clearTimeout(watchdog);
@@ -717,6 +766,7 @@ function markdown(
   mem: Record<string, Measured>,
   scale: ProcScaleOut,
   trivial: Measured,
+  fairness: FairnessFigures,
   checks: Array<{ name: string; value: number; target: number; pass: boolean }>,
 ): string {
   const la = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
@@ -790,6 +840,25 @@ kernel, router, hand-over to Piscina); the difference is mostly its sandbox thre
 | \`1+1\`, in-process (SANDBOX_THREADS=2), ${CONNECTIONS} connections | ${trivial.requestsPerSec} | ${trivial.p50Ms} | ${trivial.p99Ms} | | ${cpu(trivial)} |
 
 2 workers / 1 worker, round by round: ${scale.ratioPerRound.length > 0 ? scale.ratioPerRound.join(', ') : '—'}.
+
+## proc_execute: fairness between tenants
+
+Tenant T's \`1+1\`, one call at a time for ${fairness.secondsPerPhase} s (after 20 unmeasured alone), on a node of its own
+(\`ROLE=all\`, SANDBOX_THREADS=${fairness.sandboxThreads}): first alone, then while tenant S keeps ${fairness.loops} calls of
+\`while (true) {}\` (timeout ${fairness.loopTimeoutMs} ms) in flight. S and T are two self-registered agents, two accounts
+for the sandbox: S's loops hold S's share of the threads and the rest of them wait in S's line
+(docs/sandbox.md, "Waiting calls"). Target: loaded p99 ≤ 2 × idle p99 + 100 ms = ${fairness.targetP99Ms} ms.
+
+| T's 1+1 | calls | p50 ms | p99 ms | max ms | errors |
+|---|---:|---:|---:|---:|---:|
+| S idle | ${fairness.idle.calls} | ${fairness.idle.p50Ms} | ${fairness.idle.p99Ms} | ${fairness.idle.maxMs} | ${fairness.idle.errors} |
+| S keeps ${fairness.loops} loops in flight | ${fairness.loaded.calls} | ${fairness.loaded.p50Ms} | ${fairness.loaded.p99Ms} | ${fairness.loaded.maxMs} | ${fairness.loaded.errors} |
+
+S's answers during the loaded phase: ${
+    Object.entries(fairness.tenantSAnswers)
+      .map(([k, n]) => `${k} × ${n}`)
+      .join(', ') || 'none'
+  }.
 
 ## Targets
 

@@ -17,6 +17,11 @@ export const PROC_EXECUTE_LIMITS = Object.freeze({
   maxStdinBytes: 1024 * 1024,
   maxArgs: 64,
   maxArgLength: 4096,
+  /**
+   * Deepest nesting of arrays and objects in a run's `result` (`[]` is 1, `[[]]` 2); deeper, the
+   * call is refused with VALIDATION_ERROR. The same limit as the service's on JSON bodies (128).
+   */
+  maxResultDepth: 128,
 });
 
 /** Accepted `language` values (case-insensitive). `js` is an alias of `javascript`. */

@@ -4,9 +4,10 @@ import type { Logger } from '../logging/logger';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
 
 /**
- * The process's sandbox (`proc_execute`), created on first use with `SANDBOX_THREADS` threads: the
- * pool's workers start only in a process that runs code. One per process; `close` stops it if it
- * was started, and later calls fail UNAVAILABLE like those of a closed sandbox.
+ * The process's sandbox (`proc_execute`), created on first use with `SANDBOX_THREADS` threads, of
+ * which one account's calls hold at most `SANDBOX_THREADS_PER_ACCOUNT`: the pool's workers start
+ * only in a process that runs code. One per process; `close` stops it if it was started, and later
+ * calls fail UNAVAILABLE like those of a closed sandbox.
  */
 export function createLazySandbox(
   config: Config,
@@ -15,7 +16,14 @@ export function createLazySandbox(
 ): Sandbox {
   let sandbox: Sandbox | undefined;
   let closed = false;
-  const get = () => (sandbox ??= createSandbox({ ...options, threads: config.SANDBOX_THREADS, logger }));
+  const perAccount = config.SANDBOX_THREADS_PER_ACCOUNT;
+  const get = () =>
+    (sandbox ??= createSandbox({
+      ...(perAccount > 0 ? { threadsPerOwner: perAccount } : {}),
+      ...options,
+      threads: config.SANDBOX_THREADS,
+      logger,
+    }));
   return {
     execute: async (request, opts) => {
       if (closed) throw errors.unavailable('The sandbox is closed');

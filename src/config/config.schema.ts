@@ -121,6 +121,11 @@ export const EnvSchema = z.object({
   LLM_MODEL: z.string().optional(),
   /** Sandbox threads per process (Piscina); 0 = one per core. */
   SANDBOX_THREADS: int(0, 64, 0),
+  /**
+   * Sandbox threads one account's calls may hold at once (docs/sandbox.md, "Waiting calls");
+   * 0 = all but one (at least 1). At or above SANDBOX_THREADS: one account may take every thread.
+   */
+  SANDBOX_THREADS_PER_ACCOUNT: int(0, 64, 0),
   /** Lets net_http_* and HTTP MCP connectors reach loopback addresses. For tests only; never in production. */
   ALLOW_LOOPBACK_HTTP: bool(false),
   /**

@@ -10,7 +10,7 @@ import {
   type SandboxOutcome,
 } from '../../schemas/tools/proc-execute';
 import type { Logger } from '../logging/logger';
-import { FifoHandOver } from './fifo-hand-over';
+import { FairHandOver } from './fair-hand-over';
 import { SandboxCall, type CallEnd } from './sandbox-call';
 import { readTaskReply } from './task-reply';
 import { resolveTaskFile } from './task-file';
@@ -23,6 +23,14 @@ export interface SandboxOptions {
   threads: number;
   /** Calls that may wait for a free worker; past it `execute` fails with UNAVAILABLE. Default 1000. */
   maxQueue?: number;
+  /**
+   * Threads one owner's calls (`ExecuteOptions.owner`: an account) may hold at once; the others
+   * stay free for other owners' calls. Default `threads - 1` (at least 1); more than `threads` is
+   * taken as `threads` (no thread kept for others).
+   */
+  threadsPerOwner?: number;
+  /** Calls of one owner that may wait, within `maxQueue`. Default half of `maxQueue`, rounded up. */
+  maxQueuePerOwner?: number;
   logger: Logger;
   /** Hard cap of a worker's QuickJS memory (WebAssembly linear memory), in bytes. Default 64 MB, min 32 MB. */
   memoryLimitBytes?: number;
@@ -51,6 +59,11 @@ export interface SandboxOptions {
 export interface ExecuteOptions {
   /** Aborting it cancels the call, queued or running (outcome 'cancelled'). */
   signal?: AbortSignal;
+  /**
+   * Whose call it is: the account (or the agent without one) it runs for. Owners share the threads
+   * fairly (docs/sandbox.md, "Waiting calls"); calls without an owner are all one owner's.
+   */
+  owner?: string;
 }
 
 export type SandboxResult = ProcExecuteResult;
@@ -72,17 +85,17 @@ export interface Sandbox {
 }
 
 /** Defaults of `SandboxOptions`. */
-export const SANDBOX_DEFAULTS: Readonly<Required<Omit<SandboxOptions, 'threads' | 'logger'>>> = Object.freeze(
-  {
-    maxQueue: 1000,
-    memoryLimitBytes: 64 * MB,
-    maxStackSizeBytes: 512 * 1024,
-    outputLimitBytes: 64 * 1024,
-    resultLimitBytes: 64 * 1024,
-    killGraceMs: 1500,
-    tasksPerWorker: 1,
-  },
-);
+export const SANDBOX_DEFAULTS: Readonly<
+  Required<Omit<SandboxOptions, 'threads' | 'logger' | 'threadsPerOwner' | 'maxQueuePerOwner'>>
+> = Object.freeze({
+  maxQueue: 1000,
+  memoryLimitBytes: 64 * MB,
+  maxStackSizeBytes: 512 * 1024,
+  outputLimitBytes: 64 * 1024,
+  resultLimitBytes: 64 * 1024,
+  killGraceMs: 1500,
+  tasksPerWorker: 1,
+});
 
 /**
  * Worker threads get a large native stack: QuickJS's stack check measures only its own (emscripten)
@@ -100,6 +113,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     throw new TypeError('createSandbox: threads must be an integer >= 0');
   }
   const threads = options.threads > 0 ? options.threads : os.availableParallelism();
+  const { threadsPerOwner, maxQueuePerOwner } = ownerLimits(options, threads, limits.maxQueue);
   const log = options.logger.child({ component: 'sandbox' });
   const pool = new Piscina({
     filename: resolveTaskFile(),
@@ -118,17 +132,25 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       maxStackSizeBytes: limits.maxStackSizeBytes,
       outputLimitBytes: limits.outputLimitBytes,
       resultLimitBytes: limits.resultLimitBytes,
+      maxResultDepth: PROC_EXECUTE_LIMITS.maxResultDepth,
     },
   });
   pool.on('error', (err: unknown) => log.error({ err }, 'sandbox pool error'));
-  // Calls wait in order here, not in Piscina's queue (see FifoHandOver).
-  const handOver = new FifoHandOver(pool, threads * limits.tasksPerWorker);
+  // Calls wait here, not in Piscina's queue, shared fairly between owners (see FairHandOver). The
+  // share counts calls handed over: with tasksPerWorker 2, Piscina gives every worker one call before
+  // any gets a second, so `threadsPerOwner` calls of one owner still leave a worker free. An owner
+  // allowed every thread may fill every place.
+  const capacity = threads * limits.tasksPerWorker;
+  const share = threadsPerOwner < threads ? threadsPerOwner : capacity;
+  const handOver = new FairHandOver(pool, capacity, share);
   const inFlight = new Set<SandboxCall>();
+  /** Calls in flight (queued or running) per owner. */
+  const perOwner = new Map<string, number>();
   let closed = false;
 
   async function execute(
     request: ProcExecuteRequest,
-    { signal }: ExecuteOptions = {},
+    { signal, owner = '' }: ExecuteOptions = {},
   ): Promise<SandboxResult> {
     if (closed) throw errors.unavailable('The sandbox is closed');
     const parsed = ProcExecuteInputSchema.safeParse(request);
@@ -140,15 +162,25 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (inFlight.size >= threads + limits.maxQueue) {
       throw errors.unavailable('The sandbox is busy; retry later');
     }
+    const ownCalls = perOwner.get(owner) ?? 0;
+    if (ownCalls >= threadsPerOwner + maxQueuePerOwner) {
+      throw errors.unavailable(
+        `The sandbox is busy with ${ownCalls} calls of this account; retry when some have ended`,
+      );
+    }
     const input = parsed.data;
     const timeoutMs = input.timeout ?? PROC_EXECUTE_LIMITS.defaultTimeoutMs;
     if (signal?.aborted) return stopped('cancelled', `execution cancelled (${reasonOf(signal.reason)})`);
 
-    const call = new SandboxCall(timeoutMs, limits.killGraceMs, (outcome) =>
-      log.warn({ outcome, timeoutMs }, 'sandbox worker did not stop in time; terminated'),
+    const call = new SandboxCall(
+      timeoutMs,
+      limits.killGraceMs,
+      (outcome) => log.warn({ outcome, timeoutMs }, 'sandbox worker did not stop in time; terminated'),
+      owner,
     );
     const onAbort = () => call.cancel(reasonOf(signal?.reason));
     inFlight.add(call);
+    perOwner.set(owner, ownCalls + 1);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const end = await call.run(handOver, {
@@ -163,6 +195,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     } finally {
       signal?.removeEventListener('abort', onAbort);
       inFlight.delete(call);
+      const left = (perOwner.get(owner) ?? 1) - 1;
+      if (left > 0) perOwner.set(owner, left);
+      else perOwner.delete(owner);
     }
   }
 
@@ -173,6 +208,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       return end.outcome === 'cancelled'
         ? stopped('cancelled', cancelNote)
         : stopped('timeout', `Error: script timed out after ${timeoutMs} ms`, timeoutMs);
+    }
+    if ((end.reply as { resultTooDeep?: unknown } | null)?.resultTooDeep === true) {
+      const limit = PROC_EXECUTE_LIMITS.maxResultDepth;
+      throw errors.validation(
+        `The script's result nests arrays and objects deeper than ${limit} levels; return a flatter value (or a string)`,
+        { reason: 'result_too_deep', limit },
+      );
     }
     const r = readTaskReply(end.reply);
     if (!r) {
@@ -238,6 +280,25 @@ function reasonOf(reason: unknown): string {
   if (typeof reason === 'string' && reason) return reason.slice(0, 200);
   if (reason instanceof Error && reason.message) return reason.message.slice(0, 200);
   return 'aborted';
+}
+
+/** `threadsPerOwner` and `maxQueuePerOwner`, checked, with their defaults. */
+function ownerLimits(
+  options: SandboxOptions,
+  threads: number,
+  maxQueue: number,
+): { threadsPerOwner: number; maxQueuePerOwner: number } {
+  const wanted = options.threadsPerOwner ?? threads - 1;
+  if (!Number.isInteger(wanted) || (options.threadsPerOwner !== undefined && wanted < 1)) {
+    throw new TypeError('createSandbox: threadsPerOwner must be an integer >= 1');
+  }
+  // At most every thread (`threads` may be one per core, unknown to whoever configured the share).
+  const threadsPerOwner = Math.min(threads, Math.max(1, wanted));
+  const maxQueuePerOwner = options.maxQueuePerOwner ?? Math.ceil(maxQueue / 2);
+  if (!Number.isInteger(maxQueuePerOwner) || maxQueuePerOwner < 0) {
+    throw new TypeError('createSandbox: maxQueuePerOwner must be an integer >= 0');
+  }
+  return { threadsPerOwner, maxQueuePerOwner };
 }
 
 function withoutUndefined<T extends object>(o: T): Partial<T> {

@@ -2,6 +2,7 @@
 'use strict';
 
 const { installConsole } = require('./guest-console');
+const { GuestStrings } = require('./guest-strings');
 const { createInspector } = require('./guest-inspect');
 const { installLazyGlobals } = require('./guest-lazy');
 const { installTimers } = require('./guest-timers');
@@ -50,8 +51,10 @@ class GuestBridge {
     this.loaded = new Map();
     /** @type {Map<string, QuickJSHandle>} functions taken from loaded modules */
     this.functions = new Map();
+    /** Strings in and out of the guest, every code unit kept (NULs, lone surrogates). */
+    this.strings = new GuestStrings(ctx, own);
 
-    installLazyGlobals(ctx, task, (module) => this.load(module), own);
+    installLazyGlobals(ctx, task, (module) => this.load(module), own, this.strings);
   }
 
   /**
@@ -85,7 +88,7 @@ class GuestBridge {
       ctx.newFunction('write', (fd, text) => {
         if (ctx.typeof(fd) !== 'number' || ctx.typeof(text) !== 'string') return ctx.newNumber(-1);
         const stream = ctx.getNumber(fd) === 2 ? this.stderr : this.stdout;
-        return ctx.newNumber(stream.append(ctx.getString(text)));
+        return ctx.newNumber(stream.append(this.strings.read(text)));
       }),
     );
     const loadInspector = own(ctx.newFunction('loadInspector', () => rethrow(this.load('inspector'))));
@@ -138,7 +141,7 @@ class GuestBridge {
       return undefined;
     }
     const text = this.own(described.value);
-    return this.ctx.typeof(text) === 'string' ? this.ctx.getString(text) : undefined;
+    return this.ctx.typeof(text) === 'string' ? this.strings.read(text) : undefined;
   }
 }
 

@@ -47,8 +47,9 @@ const GUEST_MODULES = Object.freeze({
  * @param {{ stdin: string, args: string[] }} task
  * @param {(module: LazyModule) => Loaded} load evaluates a guest module in this context (once)
  * @param {(handle: QuickJSHandle) => QuickJSHandle} own registers a handle to dispose with the run
+ * @param {import('./guest-strings').GuestStrings} strings makes guest strings without losing a code unit
  */
-function installLazyGlobals(ctx, task, load, own) {
+function installLazyGlobals(ctx, task, load, own, strings) {
   const objectCtor = own(ctx.getProp(ctx.global, 'Object'));
   const defineProperty = own(ctx.getProp(objectCtor, 'defineProperty'));
   const freeze = own(ctx.getProp(objectCtor, 'freeze'));
@@ -110,9 +111,9 @@ function installLazyGlobals(ctx, task, load, own) {
       mustDefine(define(name, { get, set }));
     }
   }
-  mustDefine(defineValue('stdin', own(ctx.newString(task.stdin))));
+  mustDefine(defineValue('stdin', own(strings.make(task.stdin))));
   const args = own(ctx.newArray());
-  task.args.forEach((arg, i) => ctx.newString(arg).consume((s) => ctx.setProp(args, i, s)));
+  task.args.forEach((arg, i) => strings.make(arg).consume((s) => ctx.setProp(args, i, s)));
   mustDefine(defineValue('args', own(ctx.unwrapResult(ctx.callFunction(freeze, objectCtor, args)))));
 }
 

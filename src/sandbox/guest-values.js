@@ -7,6 +7,7 @@
  *
  * @typedef {import('quickjs-emscripten').QuickJSContext} QuickJSContext
  * @typedef {import('quickjs-emscripten').QuickJSHandle} QuickJSHandle
+ * @typedef {{ read(handle: QuickJSHandle): string }} StringReader reads a guest string exactly (guest-strings.js)
  */
 
 /**
@@ -15,10 +16,12 @@
  * @param {QuickJSContext} ctx
  * @param {QuickJSHandle} value
  * @param {number} limitBytes cap of the JSON text
+ * @param {number} maxDepth deepest nesting of arrays and objects accepted (JSON_DEPTH_LIMIT)
  * @param {(handle: QuickJSHandle) => QuickJSHandle} own registers a handle to dispose with the run
- * @returns {{ kind: 'value', value: unknown } | { kind: 'none' | 'too_large' | 'failed' }}
+ * @param {StringReader} strings
+ * @returns {{ kind: 'value', value: unknown } | { kind: 'none' | 'too_large' | 'too_deep' | 'failed' }}
  */
-function readResult(ctx, value, limitBytes, own) {
+function readResult(ctx, value, limitBytes, maxDepth, own, strings) {
   const type = ctx.typeof(value);
   if (type === 'number') {
     const n = ctx.getNumber(value);
@@ -41,9 +44,12 @@ function readResult(ctx, value, limitBytes, own) {
   if (ctx.typeof(json) !== 'string') return { kind: 'none' };
   // A UTF-16 unit is at least one UTF-8 byte: too many units is too many bytes, without a copy.
   if (ctx.getNumber(own(ctx.getProp(json, 'length'))) > limitBytes) return { kind: 'too_large' };
-  const text = ctx.getString(json);
+  const text = strings.read(json);
   if (Buffer.byteLength(text, 'utf8') > limitBytes) return { kind: 'too_large' };
   if (type === 'string') return { kind: 'value', value: text };
+  // Checked on the text, before it is parsed: a value nested thousands deep would overflow the
+  // stack of whatever walks it next (the structured clone to the main thread, the HTTP answer).
+  if (jsonDepthExceeds(text, maxDepth)) return { kind: 'too_deep' };
   try {
     return { kind: 'value', value: JSON.parse(text) };
   } catch {
@@ -52,16 +58,43 @@ function readResult(ctx, value, limitBytes, own) {
 }
 
 /**
+ * Whether the JSON text nests arrays and objects deeper than `maxDepth` (`[]` is depth 1, `[[]]`
+ * depth 2). Brackets inside strings do not count. Linear, without recursion.
+ * @param {string} text valid JSON
+ * @param {number} maxDepth
+ */
+function jsonDepthExceeds(text, maxDepth) {
+  // Each level takes two characters at least: a short text cannot be too deep.
+  if (text.length <= 2 * maxDepth) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
  * A string property of a thrown value, if it has one.
  * @param {QuickJSContext} ctx @param {QuickJSHandle} error @param {string} key
+ * @param {StringReader} [strings] to read it exactly (default: the plain, possibly lossy, copy)
  * @returns {string | undefined}
  */
-function stringProp(ctx, error, key) {
+function stringProp(ctx, error, key, strings) {
   try {
     if (ctx.typeof(error) !== 'object') return undefined;
     const prop = ctx.getProp(error, key);
     try {
-      return ctx.typeof(prop) === 'string' ? ctx.getString(prop) : undefined;
+      if (ctx.typeof(prop) !== 'string') return undefined;
+      return strings ? strings.read(prop) : ctx.getString(prop);
     } finally {
       prop.dispose();
     }
@@ -77,14 +110,14 @@ const errorName = (ctx, error) => stringProp(ctx, error, 'name');
 
 /**
  * Used when the guest cannot describe its own error (it is out of time or memory).
- * @param {QuickJSContext} ctx @param {QuickJSHandle} error
+ * @param {QuickJSContext} ctx @param {QuickJSHandle} error @param {StringReader} strings
  */
-function fallbackDescription(ctx, error) {
-  if (ctx.typeof(error) === 'string') return `Uncaught '${ctx.getString(error).slice(0, 1000)}'`;
-  const name = errorName(ctx, error);
-  const message = errorMessage(ctx, error);
+function fallbackDescription(ctx, error, strings) {
+  if (ctx.typeof(error) === 'string') return `Uncaught '${strings.read(error).slice(0, 1000)}'`;
+  const name = stringProp(ctx, error, 'name', strings);
+  const message = stringProp(ctx, error, 'message', strings);
   if (name || message) return `${name ?? 'Error'}${message ? `: ${message}` : ''}`;
   return 'Uncaught exception';
 }
 
-module.exports = { readResult, errorMessage, errorName, fallbackDescription };
+module.exports = { readResult, jsonDepthExceeds, errorMessage, errorName, fallbackDescription };

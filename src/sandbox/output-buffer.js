@@ -57,18 +57,31 @@ class OutputBuffer {
 }
 
 /**
- * The longest prefix of `text` that fits in `maxBytes` of UTF-8 without splitting a character.
+ * The longest prefix of `text` that fits in `maxBytes` of UTF-8 without splitting a character. A
+ * lone surrogate counts 3 bytes (what `Buffer.byteLength` counts for it) and is kept as it is: the
+ * text is cut, never transcoded.
  * @param {string} text
  * @param {number} maxBytes
  */
 function cutUtf8(text, maxBytes) {
-  // A UTF-16 unit takes at most 3 bytes (a surrogate pair 4 for 2 units), so this bounds the copy.
-  const head = text.length > maxBytes ? text.slice(0, maxBytes) : text;
-  const buf = Buffer.from(head, 'utf8');
-  if (buf.length <= maxBytes) return head;
-  let end = maxBytes;
-  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--;
-  return buf.subarray(0, end).toString('utf8');
+  // A UTF-16 unit takes at least one byte: past `maxBytes` units nothing fits.
+  if (text.length <= maxBytes && Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
+  let bytes = 0;
+  let end = 0;
+  while (end < text.length) {
+    const c = text.charCodeAt(end);
+    let size = 1;
+    let units = 1;
+    if (c >= 0x800) {
+      const pair = c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00;
+      size = pair ? 4 : 3;
+      units = pair ? 2 : 1;
+    } else if (c >= 0x80) size = 2;
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += units;
+  }
+  return text.slice(0, end);
 }
 
 module.exports = { OutputBuffer, cutUtf8 };

@@ -59,6 +59,8 @@ class ScriptRun {
     /** @type {{ value: unknown } | null} */
     this.result = null;
     this.resultTruncated = false;
+    /** The result nested deeper than `limits.maxResultDepth`: the call is refused (VALIDATION_ERROR). */
+    this.resultTooDeep = false;
     /** @type {QuickJSHandle[]} disposed in reverse order at the end */
     this.owned = [];
     /** @type {GuestBridge | null} */
@@ -169,7 +171,8 @@ class ScriptRun {
     }
     const description = this.guest?.describe(error);
     if (this.stop !== null) return this.finishStopped();
-    this.stderr.note(description ?? fallbackDescription(ctx, error));
+    const strings = this.guest?.strings ?? { read: (/** @type {QuickJSHandle} */ h) => ctx.getString(h) };
+    this.stderr.note(description ?? fallbackDescription(ctx, error, strings));
   }
 
   finishStopped() {
@@ -193,9 +196,13 @@ class ScriptRun {
 
   /** @param {QuickJSContext} ctx @param {QuickJSHandle} value */
   collectResult(ctx, value) {
-    const read = readResult(ctx, value, this.limits.resultLimitBytes, (h) => this.own(h));
+    if (!this.guest) return;
+    const { resultLimitBytes, maxResultDepth } = this.limits;
+    const own = (/** @type {QuickJSHandle} */ h) => this.own(h);
+    const read = readResult(ctx, value, resultLimitBytes, maxResultDepth, own, this.guest.strings);
     if (read.kind === 'value') this.result = { value: read.value };
     else if (read.kind === 'too_large') this.resultTruncated = true;
+    else if (read.kind === 'too_deep') this.resultTooDeep = true;
     else if (read.kind === 'failed' && this.stop !== null) this.finishStopped();
   }
 
@@ -236,6 +243,7 @@ class ScriptRun {
       durationMs: Math.max(0, Math.round(performance.now() - this.started)),
     };
     if (this.outcome === 'ok' && this.result) reply.result = this.result.value;
+    if (this.outcome === 'ok' && this.resultTooDeep) reply.resultTooDeep = true;
     return reply;
   }
 

@@ -63,6 +63,7 @@ function readLimits() {
     maxStackSizeBytes: positive('maxStackSizeBytes'),
     outputLimitBytes: positive('outputLimitBytes'),
     resultLimitBytes: positive('resultLimitBytes'),
+    maxResultDepth: positive('maxResultDepth'),
   };
 }
 

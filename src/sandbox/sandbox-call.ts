@@ -24,12 +24,17 @@ export interface TaskInput {
   submittedAt: number;
 }
 
-/**
- * What a call is submitted to: Piscina's `run`, or `FifoHandOver` in front of it. Aborting `signal`
- * while the task runs terminates its worker.
- */
+/** How a call is submitted. */
+export interface RunOptions {
+  /** Aborting it while the task runs terminates its worker (the watchdog's last resort). */
+  signal: AbortSignal;
+  /** Whose call it is (an account): `FairHandOver` shares the workers between owners. */
+  owner?: string;
+}
+
+/** What a call is submitted to: `FairHandOver` in front of Piscina (or Piscina's `run`). */
 export interface TaskRunner {
-  run(task: TaskInput, options: { signal: AbortSignal }): Promise<unknown>;
+  run(task: TaskInput, options: RunOptions): Promise<unknown>;
 }
 
 /** How a call ended, seen from the main thread. */
@@ -62,11 +67,13 @@ export class SandboxCall {
    * @param timeoutMs the script's own limit (enforced in the worker)
    * @param graceMs how long past its limit, or past a cancel, the worker may take before it is killed
    * @param onKill told when a worker is terminated, for the log
+   * @param owner whose call it is (see `RunOptions.owner`)
    */
   constructor(
     private readonly timeoutMs: number,
     private readonly graceMs: number,
     private readonly onKill: (outcome: 'timeout' | 'cancelled') => void,
+    private readonly owner?: string,
   ) {}
 
   run(pool: TaskRunner, input: Omit<TaskInput, 'control' | 'submittedAt'>): Promise<CallEnd> {
@@ -82,7 +89,7 @@ export class SandboxCall {
       const task: TaskInput = { ...input, control: this.control, submittedAt: this.submittedAt };
       let resubmits = 0;
       const submit = (): Promise<void> =>
-        pool.run(task, { signal: this.poolAbort.signal }).then(
+        pool.run(task, { signal: this.poolAbort.signal, owner: this.owner }).then(
           (reply: unknown) => this.settle?.({ kind: 'reply', reply }),
           (err: unknown): Promise<void> | void => {
             // With tasksPerWorker 2 a worker holds the next call while it runs one; if that worker

@@ -22,6 +22,7 @@
  * @property {number} maxStackSizeBytes
  * @property {number} outputLimitBytes
  * @property {number} resultLimitBytes
+ * @property {number} maxResultDepth deepest nesting of arrays and objects in `result`
  *
  * @typedef {object} ScriptTask what one call needs (validated on the main thread)
  * @property {string} code
@@ -38,6 +39,7 @@
  * @property {boolean} truncated
  * @property {number} durationMs
  * @property {unknown} [result] present only when the script produced a JSON value
+ * @property {true} [resultTooDeep] the script's value nests deeper than `maxResultDepth` (no `result`)
  *
  * @typedef {object} RunReport
  * @property {Reply} reply

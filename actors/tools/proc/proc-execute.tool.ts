@@ -21,6 +21,8 @@ export const procExecuteTool = defineTool({
   run: async (input, ctx) => {
     const sandbox = ctx.services.sandbox;
     if (!sandbox) throw errors.unavailable('The sandbox is not available in this process');
-    return sandbox.execute(input, { signal: ctx.signal });
+    // The account the call runs for (or the agent, without one): accounts share the sandbox fairly.
+    const owner = ctx.principal.accountId ?? ctx.agent.accountId ?? ctx.agent.id;
+    return sandbox.execute(input, { signal: ctx.signal, owner });
   },
 });

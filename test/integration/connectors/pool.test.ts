@@ -83,6 +83,47 @@ it('keeps at most maxStdioSessions children: the least recently used idle one is
   expect(everythingChildren()).toEqual([]);
 });
 
+it("keeps a stdio child for other accounts: one account's busy connectors never take every one", async () => {
+  const p = pool({ maxStdioSessions: 2 });
+  const busy = new AbortController();
+  // Account A: a long call keeps its first connector busy.
+  const long = p.call(
+    stdioSpec('con_a1'),
+    'trigger-long-running-operation',
+    { duration: 30, steps: 30 },
+    {
+      signal: busy.signal,
+    },
+  );
+  await eventually(() => p.list().some((s) => s.connectorId === 'con_a1' && s.inFlight === 1));
+  // A holds its share (1 of 2): its second connector is refused while the first is busy...
+  await expect(p.discover(stdioSpec('con_a2'), { signal: never })).rejects.toMatchObject({
+    code: 'UNAVAILABLE',
+    retryable: true,
+    message: expect.stringMatching(/this account's stdio MCP connectors are all busy/i),
+  });
+  // ...and account B's connector starts on the child kept for others.
+  await p.discover(stdioSpec('con_b1', 'acc_b'), { signal: never });
+  expect(
+    p
+      .list()
+      .map((s) => s.connectorId)
+      .sort(),
+  ).toEqual(['con_a1', 'con_b1']);
+  busy.abort();
+  await expect(long).rejects.toBeDefined();
+  // With its own session idle, A's next connector replaces it (B's is left alone).
+  await eventually(() => p.list().every((s) => s.inFlight === 0));
+  await p.discover(stdioSpec('con_a2'), { signal: never });
+  expect(
+    p
+      .list()
+      .map((s) => s.connectorId)
+      .sort(),
+  ).toEqual(['con_a2', 'con_b1']);
+  await p.closeAll();
+});
+
 it('refuses a stdio command outside the allowlist at start (even if it was stored earlier)', async () => {
   const p = pool({ stdioAllowlist: [] });
   await expect(p.discover(stdioSpec('con_refused'), { signal: never })).rejects.toMatchObject({

@@ -51,4 +51,19 @@ describe('cutUtf8', () => {
     expect(cutUtf8('日本', 5)).toBe('日');
     expect(cutUtf8('plain', 10)).toBe('plain');
   });
+
+  it('keeps lone surrogates and NULs as they are when it cuts (3 bytes each, like Buffer.byteLength)', () => {
+    expect(cutUtf8('a\ud800b\udc00c', 5)).toBe('a\ud800b');
+    expect(cutUtf8('a\ud800b\udc00c', 8)).toBe('a\ud800b\udc00c'.slice(0, 4));
+    expect(cutUtf8('a\0b\0c'.repeat(3), 4)).toBe('a\0b\0');
+    // A high surrogate at the end of the room is not taken for half of a pair.
+    expect(cutUtf8('ab\ud83d', 4)).toBe('ab');
+    expect(cutUtf8('ab\ud83d', 5)).toBe('ab\ud83d');
+  });
+
+  it('appends a lone surrogate or a NUL past the cap without turning it into U+FFFD', () => {
+    const out = new OutputBuffer(6);
+    expect(out.append('x\u0000y\udfffz\ud800')).toBe(-1);
+    expect(out.text()).toBe('x\u0000y\udfff');
+  });
 });
