@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '../json-depth';
 import { z } from 'zod';
 
 /**
@@ -19,9 +20,9 @@ export const PROC_EXECUTE_LIMITS = Object.freeze({
   maxArgLength: 4096,
   /**
    * Deepest nesting of arrays and objects in a run's `result` (`[]` is 1, `[[]]` 2); deeper, the
-   * call is refused with VALIDATION_ERROR. The same limit as the service's on JSON bodies (128).
+   * call is refused with VALIDATION_ERROR. The service's one limit on JSON (schemas/json-depth.ts).
    */
-  maxResultDepth: 128,
+  maxResultDepth: MAX_JSON_DEPTH,
 });
 
 /** Accepted `language` values (case-insensitive). `js` is an alias of `javascript`. */

@@ -156,10 +156,10 @@ describe('sandbox: a worker stuck outside the interrupt handler', () => {
     try {
       // QuickJS's JSON.stringify of deep nesting is quadratic and never checks for interrupts.
       const code = 'let a = []; for (let i = 0; i < 5e4; i++) a = [a]; JSON.stringify(a).length';
-      const began = Date.now();
+      // No wall-clock bound here (a loaded machine stretches it): the kill is proven by the
+      // outcome and the log line; a worker that was never terminated runs past the test's timeout.
       const r = await sandbox.execute({ language: 'javascript', code, timeout: 200 });
       expect(r).toMatchObject({ outcome: 'timeout', exitCode: 124 });
-      expect(Date.now() - began).toBeLessThan(2000);
       expect(lines.some((l) => /terminated/.test(l.msg))).toBe(true);
       expect((await sandbox.execute({ language: 'javascript', code: '2 + 2' })).result).toBe(4);
     } finally {

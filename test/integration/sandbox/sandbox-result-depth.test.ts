@@ -1,10 +1,11 @@
 import pino from 'pino';
 import { isAppError } from '../../../schemas/errors';
+import { MAX_JSON_DEPTH } from '../../../schemas/json-depth';
 import { PROC_EXECUTE_LIMITS } from '../../../schemas/tools/proc-execute';
 import { createSandbox, type Sandbox } from '../../../src/sandbox';
 
 /**
- * JSON nested deeper than the service's limit (128 levels) is refused with VALIDATION_ERROR, in a
+ * JSON nested deeper than the service's limit (MAX_JSON_DEPTH, 64 levels) is refused with VALIDATION_ERROR, in a
  * run's result and in its request, never answered with a value that overflows the stack of the
  * next thing that walks it (it used to hang the call until its timeout, or answer 500 over HTTP).
  */
@@ -18,25 +19,26 @@ describe('sandbox: nesting depth of results and requests', () => {
 
   const nested = (depth: number) => `let a = 1; for (let i = 0; i < ${depth}; i++) a = [a]; a`;
 
-  it('documents 128 levels', () => {
-    expect(PROC_EXECUTE_LIMITS.maxResultDepth).toBe(128);
+  it('uses the service-wide limit (64 levels)', () => {
+    expect(PROC_EXECUTE_LIMITS.maxResultDepth).toBe(MAX_JSON_DEPTH);
+    expect(MAX_JSON_DEPTH).toBe(64);
   });
 
-  it('returns a result nested exactly 128 levels deep', async () => {
-    const r = await sandbox.execute({ language: 'js', code: nested(128) });
+  it('returns a result nested exactly 64 levels deep', async () => {
+    const r = await sandbox.execute({ language: 'js', code: nested(64) });
     expect(r.outcome).toBe('ok');
-    expect(JSON.stringify(r.result)).toBe(`${'['.repeat(128)}1${']'.repeat(128)}`);
+    expect(JSON.stringify(r.result)).toBe(`${'['.repeat(64)}1${']'.repeat(64)}`);
   });
 
-  it.each([129, 5000])('refuses a result nested %i levels deep with VALIDATION_ERROR', async (depth) => {
+  it.each([65, 5000])('refuses a result nested %i levels deep with VALIDATION_ERROR', async (depth) => {
     const err = await sandbox.execute({ language: 'js', code: nested(depth) }).catch((e: unknown) => e);
     expect(isAppError(err)).toBe(true);
     expect(err).toMatchObject({
       code: 'VALIDATION_ERROR',
       status: 400,
-      details: { reason: 'result_too_deep', limit: 128 },
+      details: { reason: 'result_too_deep', limit: 64 },
     });
-    expect((err as Error).message).toMatch(/deeper than 128 levels/);
+    expect((err as Error).message).toMatch(/deeper than 64 levels/);
   });
 
   it('counts objects and arrays alike, and not brackets inside strings', async () => {

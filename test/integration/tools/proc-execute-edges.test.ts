@@ -32,15 +32,15 @@ describe('proc_execute through /mcp: output fidelity, nesting, fairness between 
     expect(res.text).toContain('"x\\ud800y\\n"');
   });
 
-  it('answers 400 VALIDATION_ERROR for a result nested deeper than 128 levels (was a 500)', async () => {
+  it('answers 400 VALIDATION_ERROR for a result nested deeper than 64 levels (was a 500)', async () => {
     const { token } = await h.agent();
     const res = await h.call(token, 'proc_execute', {
       language: 'js',
       code: 'let a = 1; for (let i = 0; i < 3000; i++) a = [a]; a',
     });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', reason: 'result_too_deep', limit: 128 });
-    expect(res.body.error).toMatch(/deeper than 128 levels/);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', reason: 'result_too_deep', limit: 64 });
+    expect(res.body.error).toMatch(/deeper than 64 levels/);
   });
 
   it("runs tenant T's trivial call before tenant S's long loops, although S sent them first", async () => {
