@@ -10,12 +10,6 @@ import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
 import { createVaultService } from '../../actors/vault/vault';
 import { WorkspacesApi } from '../../actors/workspaces/workspaces';
-import type { Config } from '../config/load-config';
-import type { Secrets } from '../config/secrets';
-import type { ActorSystem } from '../kernel';
-import type { Logger } from '../logging/logger';
-import type { CachePort } from '../store/cache';
-import type { DocumentStore } from '../store/mongo';
 import { createLazyHttpEgress } from './egress-factory';
 import { createLazyPrivateDatabases } from './private-db-factory';
 import type { RuntimeOptions } from './runtime';
@@ -24,13 +18,8 @@ import type { Services } from './services';
 import { createWorkAborter } from './work-aborter';
 
 /** What the services are built on: the plumbing `startRuntime` opened first. */
-export interface ServiceFoundations {
-  readonly config: Config;
-  readonly secrets: Secrets;
-  readonly logger: Logger;
-  readonly documents: DocumentStore;
-  readonly cache: CachePort;
-  readonly system: ActorSystem;
+export interface ServiceFoundations
+  extends Pick<Services, 'config' | 'secrets' | 'logger' | 'documents' | 'cache' | 'system'> {
   /** This process hosts actors (ROLE all or worker): sandbox, egress and databases exist here. */
   readonly hostsActors: boolean;
 }
