@@ -1,6 +1,6 @@
 import type { Config } from '../config/load-config';
 import type { Logger } from '../logging/logger';
-import { AmqpTransport } from '../transport/amqp.transport';
+import { AmqpTransport } from '../transport/amqp/amqp.transport';
 import { InProcessBus, InProcessTransport } from '../transport/in-process.transport';
 import type { Transport } from '../transport/transport';
 

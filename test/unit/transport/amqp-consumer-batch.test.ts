@@ -1,8 +1,8 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { AckBatcher } from '../../../src/transport/amqp-acks';
-import { decodeCommandMessage } from '../../../src/transport/amqp-codec';
-import type { ConsumerHost, Registration } from '../../../src/transport/amqp-consumer';
-import { handleBatch } from '../../../src/transport/amqp-consumer-batch';
+import { AckBatcher } from '../../../src/transport/amqp/amqp-acks';
+import { decodeCommandMessage } from '../../../src/transport/amqp/amqp-codec';
+import type { ConsumerHost, Registration } from '../../../src/transport/amqp/amqp-turn';
+import { handleBatch } from '../../../src/transport/amqp/amqp-consumer-batch';
 import type { Disposition } from '../../../src/transport/transport';
 import { silentLogger } from '../../../src/logging/logger';
 import { commandEnvelope } from '../../support/envelopes';

@@ -1,5 +1,5 @@
-import { decodeEnvelopes, readReplyMessage } from '../../../src/transport/amqp-codec';
-import { ReplyBatcher } from '../../../src/transport/amqp-replies';
+import { decodeEnvelopes, readReplyMessage } from '../../../src/transport/amqp/amqp-codec';
+import { ReplyBatcher } from '../../../src/transport/amqp/amqp-replies';
 import { commandEnvelope } from '../../support/envelopes';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));

@@ -2,8 +2,8 @@ import type { ConsumeMessage } from 'amqplib';
 import { settle, type AckBatcher } from './amqp-acks';
 import { deliveryCountOf, HANDED_BACK_HEADER, PRIOR_DELIVERIES_HEADER, type BatchItem } from './amqp-codec';
 import { messageOf } from './amqp-connection';
-import { overDeliveryLimit, runTurn, type ConsumerHost, type Registration } from './amqp-consumer';
-import type { Disposition } from './transport';
+import { overDeliveryLimit, runTurn, type ConsumerHost, type Registration } from './amqp-turn';
+import type { Disposition } from '../transport';
 
 /** Header of a dead letter split out of a batch: why it was dead-lettered (the broker's `x-death` is absent). */
 export const DEAD_LETTER_REASON_HEADER = 'x-ars-dead-letter-reason';

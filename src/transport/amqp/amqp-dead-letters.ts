@@ -1,5 +1,5 @@
 import type { ChannelModel } from 'amqplib';
-import type { Envelope } from '../../schemas/envelope';
+import type { Envelope } from '../../../schemas/envelope';
 import { decodeCommandMessage } from './amqp-codec';
 
 /** A message read from a dead-letter queue; `envelope` is absent when it was malformed. */

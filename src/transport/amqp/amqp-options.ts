@@ -1,4 +1,4 @@
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../../logging/logger';
 import type { BackoffOptions } from './amqp-connection';
 
 /** Options of the AMQP transport. Only `url` and `nodeId` are required. */

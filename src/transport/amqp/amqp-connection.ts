@@ -1,6 +1,6 @@
 import * as amqp from 'amqplib';
 import type { ChannelModel } from 'amqplib';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../../logging/logger';
 import { WriteWatch } from './amqp-write-watch';
 
 /** Reconnection backoff: capped exponential with jitter. */

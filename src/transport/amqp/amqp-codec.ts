@@ -1,6 +1,6 @@
 import type { Message } from 'amqplib';
-import { EnvelopeSchema, type Envelope } from '../../schemas/envelope';
-import { isEnvelope, readEnvelope } from './envelope-check';
+import { EnvelopeSchema, type Envelope } from '../../../schemas/envelope';
+import { isEnvelope, readEnvelope } from '../envelope-check';
 
 export type Decoded = { ok: true; envelope: Envelope } | { ok: false; reason: string };
 
@@ -111,7 +111,7 @@ function checkEnvelope(raw: unknown): Decoded {
 }
 
 /**
- * Header of a command split out of a batch and published again (amqp-consumer.ts): the deliveries
+ * Header of a command split out of a batch and published again (amqp-consumer-batch.ts): the deliveries
  * it already had as part of the batch, so its count goes on instead of starting over.
  */
 export const PRIOR_DELIVERIES_HEADER = 'x-ars-prior-deliveries';

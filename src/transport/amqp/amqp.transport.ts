@@ -1,14 +1,15 @@
 import type { Channel, ChannelModel, Message } from 'amqplib';
-import type { Envelope } from '../../schemas/envelope';
-import { errors, type AppError } from '../../schemas/errors';
-import { silentLogger, type Logger } from '../logging/logger';
+import type { Envelope } from '../../../schemas/envelope';
+import { errors, type AppError } from '../../../schemas/errors';
+import { silentLogger, type Logger } from '../../logging/logger';
 import { AckBatcher } from './amqp-acks';
 import { CommandBatcher, DEFAULT_BATCH_MAX } from './amqp-command-batches';
 import { decodeEnvelope, encodeEnvelope, readReplyMessage } from './amqp-codec';
 import { countMessages, peekMessages, type DeadLetter } from './amqp-dead-letters';
 import type { AmqpTransportOptions } from './amqp-options';
 import { AmqpConnection, messageOf, redactUrl } from './amqp-connection';
-import { handleDelivery, type ConsumerHost, type Registration } from './amqp-consumer';
+import { handleDelivery } from './amqp-consumer';
+import type { ConsumerHost, Registration } from './amqp-turn';
 import { AmqpLink, type LinkContext } from './amqp-link';
 import { ReplyBatcher } from './amqp-replies';
 import { WriteWatch } from './amqp-write-watch';
@@ -20,7 +21,7 @@ import {
   type SendHints,
   type Transport,
   type TransportStatus,
-} from './transport';
+} from '../transport';
 
 export type { AmqpTransportOptions } from './amqp-options';
 
@@ -237,7 +238,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     return { queues: [...this.declared.queues], exchanges: [...this.declared.exchanges] };
   }
 
-  /** @internal ConsumerHost: publishes one command split out of a batch (amqp-consumer.ts). */
+  /** @internal ConsumerHost: publishes one command split out of a batch (amqp-consumer-batch.ts). */
   republish(target: 'queue' | 'dead-letters', kind: string, body: Buffer, headers: Record<string, unknown>) {
     const link = this.link;
     if (!link || this.connection.blocked) return Promise.reject(this.unavailable());
