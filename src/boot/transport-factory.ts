@@ -14,6 +14,7 @@ export function createTransport(config: Config, logger: Logger): Transport {
       prefetch: config.AMQP_PREFETCH,
       deliveryLimit: config.AMQP_DELIVERY_LIMIT,
       batchMax: config.AMQP_BATCH_MAX,
+      reconnect: { maxDelayMs: config.AMQP_RECONNECT_MAX_MS },
       logger: logger.child({ component: 'transport' }),
     });
   }

@@ -23,7 +23,7 @@ export interface AmqpTransportOptions {
   batchMax?: number;
   /** AMQP heartbeat in seconds. Default 10. */
   heartbeatSeconds?: number;
-  /** Reconnection backoff. Default 100 ms doubling up to 10 s, with jitter. */
+  /** Reconnection backoff. Default 100 ms doubling up to 800 ms, with jitter (AMQP_RECONNECT_MAX_MS). */
   reconnect?: BackoffOptions;
   /** How long `start()` waits for the first connection before rejecting UNAVAILABLE. Default 30000 ms. */
   startTimeoutMs?: number;
@@ -33,6 +33,11 @@ export interface AmqpTransportOptions {
   confirmTimeoutMs?: number;
   /** A node's reply and broadcast queues are deleted by the broker after this long unused. Default 60000 ms. */
   nodeQueueExpiresMs?: number;
+  /**
+   * Most bytes of replies kept in memory while no link can carry them (amqp-reply-hold.ts); the
+   * oldest are dropped beyond it. Default 16 MiB.
+   */
+  replyHoldBytes?: number;
   /** Connection name shown by the broker. Default `<prefix>:<nodeId>`. */
   connectionName?: string;
   /** Default: silent. */

@@ -2,6 +2,7 @@ import type { Channel } from 'amqplib';
 import type { Logger } from '../../logging/logger';
 import type { AckBatcher } from './amqp-acks';
 import { messageOf } from './amqp-connection';
+import type { AmqpLink } from './amqp-link';
 import type { CommandHandler, Delivery, Disposition } from '../transport';
 
 /*
@@ -14,6 +15,8 @@ import type { CommandHandler, Delivery, Disposition } from '../transport';
 export interface Registration {
   readonly kind: string;
   readonly handler: CommandHandler;
+  /** The link its consumer was last started on (once per link). */
+  link?: AmqpLink;
   /** The channel of the live broker consumer, if any. */
   channel?: Channel;
   /** Its acknowledgements (flushed before the transport closes). */
