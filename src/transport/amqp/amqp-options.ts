@@ -21,6 +21,12 @@ export interface AmqpTransportOptions {
    * (config AMQP_BATCH_MAX; amqp-command-batches.ts). Default 32; 1 sends every command alone.
    */
   batchMax?: number;
+  /**
+   * A command message longer than this is dead-lettered unread (reason `malformed`, detail
+   * `too large`). Default 64 MiB: well above any command the front door sends with its default
+   * BODY_LIMIT_BYTES (12 MiB).
+   */
+  maxMessageBytes?: number;
   /** AMQP heartbeat in seconds. Default 10. */
   heartbeatSeconds?: number;
   /** Reconnection backoff. Default 100 ms doubling up to 800 ms, with jitter (AMQP_RECONNECT_MAX_MS). */

@@ -3,7 +3,14 @@ import type { Logger } from '../../logging/logger';
 import type { AckBatcher } from './amqp-acks';
 import { messageOf } from './amqp-connection';
 import type { AmqpLink } from './amqp-link';
-import type { CommandHandler, Delivery, Disposition } from '../transport';
+import {
+  dispositionOf,
+  reasonOf,
+  type CommandHandler,
+  type Delivery,
+  type Disposition,
+  type Verdict,
+} from '../transport';
 
 /*
  * What a single delivery (amqp-consumer.ts) and a batch (amqp-consumer-batch.ts) share: the
@@ -32,11 +39,14 @@ export interface ConsumerHost {
   readonly deliveryLimit: number;
   /** Turns of one kind a node takes on at once (a batch's commands beyond it are handed back). */
   readonly prefetch: number;
+  /** A command message longer than this is dead-lettered unread. */
+  readonly maxMessageBytes?: number;
   turnStarted(): void;
   turnEnded(): void;
   /**
-   * Publishes one command split out of a batch, with a publisher confirm: back to its kind's queue
-   * (`queue`) or into its dead-letter queue (`dead-letters`).
+   * Publishes one command split out of a batch, or poison dead-lettered with its reason, with a
+   * publisher confirm: back to its kind's queue (`queue`) or into its dead-letter queue
+   * (`dead-letters`).
    */
   republish(
     target: 'queue' | 'dead-letters',
@@ -48,32 +58,41 @@ export interface ConsumerHost {
 
 /**
  * Runs the turn of one command, alone or out of a batch: counts it on the node and the kind while
- * it runs, calls the handler and passes its disposition to `over` (`requeue`, logged, when the
- * handler throws or rejects) before the node's count drops.
+ * it runs, calls the handler and passes its disposition (and the reason of a dead letter, if the
+ * handler gave one) to `over` (`requeue`, logged, when the handler throws or rejects) before the
+ * node's count drops.
  */
 export function runTurn(
   host: ConsumerHost,
   registration: Registration,
   delivery: Delivery,
-  over: (disposition: Disposition) => void,
+  over: (disposition: Disposition, reason?: string) => void,
 ): void {
   host.turnStarted();
   registration.turns++;
-  let turn: Promise<Disposition>;
+  let turn: Promise<Verdict>;
   try {
     turn = registration.handler(delivery);
   } catch (err) {
     turn = Promise.reject(err);
   }
-  const end = (disposition: Disposition) => {
+  const end = (disposition: Disposition, reason?: string) => {
     registration.turns--;
-    over(disposition);
+    try {
+      over(disposition, reason);
+    } catch (err) {
+      // Settling must never throw into a promise nobody awaits; say so loudly, it is a defect.
+      host.log.error({ kind: registration.kind, err: messageOf(err) }, 'settling a command failed');
+    }
     host.turnEnded();
   };
-  turn.then(end, (err: unknown) => {
-    host.log.warn({ kind: registration.kind, err: messageOf(err) }, 'command handler failed; requeued');
-    end('requeue');
-  });
+  turn.then(
+    (verdict) => end(dispositionOf(verdict), reasonOf(verdict)),
+    (err: unknown) => {
+      host.log.warn({ kind: registration.kind, err: messageOf(err) }, 'command handler failed; requeued');
+      end('requeue');
+    },
+  );
 }
 
 /** A `requeue` at the delivery limit becomes a dead letter (the count is ours, exact). */

@@ -33,6 +33,9 @@ export type { AmqpTransportOptions } from './amqp-options';
  */
 export const DEFAULT_RECONNECT_MAX_MS = 800;
 
+/** Command messages longer than this are dead-lettered unread (see `maxMessageBytes`). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 /**
  * The RabbitMQ transport: a quorum queue per actor kind with a delivery limit and a dead-letter
  * queue, publisher confirms for commands, acknowledgement after the turn, a reply queue and a
@@ -46,6 +49,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   readonly names: AmqpNames;
   readonly prefetch: number;
   readonly deliveryLimit: number;
+  readonly maxMessageBytes: number;
   readonly log: Logger;
   readonly closedChannels = new WeakSet<Channel>();
   readonly declared: DeclaredNames = emptyDeclaredNames();
@@ -87,6 +91,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     this.prefetch = options.prefetch ?? 64;
     this.deliveryLimit = options.deliveryLimit ?? 5;
     if (this.deliveryLimit < 1) throw new Error('deliveryLimit must be at least 1');
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     const batchMax = options.batchMax ?? DEFAULT_BATCH_MAX;
     if (!Number.isInteger(batchMax) || batchMax < 1)
       throw new Error('batchMax must be an integer of at least 1');
@@ -269,7 +274,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     return { queues: [...this.declared.queues], exchanges: [...this.declared.exchanges] };
   }
 
-  /** @internal ConsumerHost: publishes one command split out of a batch (amqp-consumer-batch.ts). */
+  /** @internal ConsumerHost: publishes one command split out of a batch, or a dead letter with its reason. */
   republish(target: 'queue' | 'dead-letters', kind: string, body: Buffer, headers: Record<string, unknown>) {
     const link = this.link;
     if (!link || this.connection.blocked) return Promise.reject(this.unavailable());
