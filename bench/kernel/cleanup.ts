@@ -2,7 +2,7 @@ import * as amqp from 'amqplib';
 import type { Channel } from 'amqplib';
 import { silentLogger } from '../../src/logging/logger';
 import { RedisCache } from '../../src/store/cache';
-import { AmqpNames } from '../../src/transport/amqp-topology';
+import { AmqpNames } from '../../src/transport/amqp/amqp-topology';
 
 /**
  * Everything the benchmark started or declared, undone in reverse order at the end (or on error):

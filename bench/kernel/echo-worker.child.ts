@@ -12,7 +12,7 @@
 import { createActorSystem, LayeredDedupeStore, type DedupeStore } from '../../src/kernel';
 import { silentLogger } from '../../src/logging/logger';
 import { CacheDedupeStore, MemoryCache, RedisCache, type CachePort } from '../../src/store/cache';
-import { AmqpTransport } from '../../src/transport/amqp.transport';
+import { AmqpTransport } from '../../src/transport/amqp/amqp.transport';
 import { onStopRequest, tell } from './children';
 import { echoActor } from './echo-actor';
 

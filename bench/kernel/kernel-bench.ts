@@ -1,7 +1,7 @@
 import type { Envelope } from '../../schemas/envelope';
 import { createActorSystem, type ActorSystem } from '../../src/kernel';
 import { silentLogger } from '../../src/logging/logger';
-import { AmqpTransport } from '../../src/transport/amqp.transport';
+import { AmqpTransport } from '../../src/transport/amqp/amqp.transport';
 import { InProcessBus, InProcessTransport } from '../../src/transport/in-process.transport';
 import { Redis } from 'ioredis';
 import { findProcess, processCpuMicros, startChild, type BenchChild, type ChildEvent } from './children';

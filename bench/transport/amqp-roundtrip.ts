@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import * as amqp from 'amqplib';
 import type { Envelope } from '../../schemas/envelope';
-import { AmqpTransport } from '../../src/transport/amqp.transport';
+import { AmqpTransport } from '../../src/transport/amqp/amqp.transport';
 
 const url = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
 const total = Number(process.env.REQUESTS || 20000);

@@ -1,6 +1,6 @@
 import type { Config } from '../config/load-config';
 import type { Logger } from '../logging/logger';
-import { AmqpTransport } from '../transport/amqp.transport';
+import { AmqpTransport } from '../transport/amqp/amqp.transport';
 import { InProcessBus, InProcessTransport } from '../transport/in-process.transport';
 import type { Transport } from '../transport/transport';
 
@@ -14,6 +14,7 @@ export function createTransport(config: Config, logger: Logger): Transport {
       prefetch: config.AMQP_PREFETCH,
       deliveryLimit: config.AMQP_DELIVERY_LIMIT,
       batchMax: config.AMQP_BATCH_MAX,
+      reconnect: { maxDelayMs: config.AMQP_RECONNECT_MAX_MS },
       logger: logger.child({ component: 'transport' }),
     });
   }

@@ -75,6 +75,8 @@ export const EnvSchema = z.object({
   AMQP_DELIVERY_LIMIT: int(1, 1000, 5),
   /** Most commands to one actor kind sent in one event-loop turn that leave as one message (1 = no batching). */
   AMQP_BATCH_MAX: int(1, 1000, 32),
+  /** Longest wait between two attempts to reconnect to RabbitMQ, in ms (the first waits 100 ms). */
+  AMQP_RECONNECT_MAX_MS: int(100, 60000, 800),
   /** First part of every queue and exchange name: deployments (or benchmarks) sharing a broker stay apart. */
   AMQP_PREFIX: z
     .string()

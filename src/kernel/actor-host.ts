@@ -1,7 +1,7 @@
 import type { Envelope, ReplyBody } from '../../schemas/envelope';
 import { errors } from '../../schemas/errors';
 import type { Logger } from '../logging/logger';
-import type { Delivery, Disposition } from '../transport/transport';
+import type { Delivery, Disposition, Verdict } from '../transport/transport';
 import type { AnyActorDefinition } from './actor-definition';
 import { Activation, PASSIVATE } from './activation';
 import type { ClaimOptions } from './dedupe-store';
@@ -13,7 +13,6 @@ import { TurnRunner } from './turn-runner';
 
 const ACK: Promise<Disposition> = Promise.resolve('ack');
 const REQUEUE: Promise<Disposition> = Promise.resolve('requeue');
-const DEAD_LETTER: Promise<Disposition> = Promise.resolve('dead-letter');
 /** Claim options, allocated once: whether another node may know the id (see ClaimOptions). */
 const SHARED_CLAIM: ClaimOptions = Object.freeze({ shared: true });
 const LOCAL_CLAIM: ClaimOptions = Object.freeze({ shared: false });
@@ -39,7 +38,7 @@ export class ActorHost {
   private readonly sharedDedupe: boolean;
   private readonly runJob = (activation: Activation<Invocation>, job: Invocation | typeof PASSIVATE) =>
     job === PASSIVATE ? this.passivate(activation) : this.turn(activation, job);
-  private readonly settle = (inv: Invocation, disposition: Disposition): void => {
+  private readonly settle = (inv: Invocation, disposition: Verdict): void => {
     this.inFlight--;
     inv.settle(disposition);
   };
@@ -72,7 +71,7 @@ export class ActorHost {
   }
 
   /** The transport's command handler for this kind's queue. Never rejects. */
-  readonly handle = (delivery: Delivery): Promise<Disposition> => {
+  readonly handle = (delivery: Delivery): Promise<Verdict> => {
     const phase = this.rt.phase();
     if (phase === 'stopping') {
       // Not requeued yet: while this node still consumes, a requeue would come straight back.
@@ -223,14 +222,14 @@ export class ActorHost {
     }
   }
 
-  private rejectMalformed(raw: unknown): Promise<Disposition> {
+  private rejectMalformed(raw: unknown): Promise<Verdict> {
     const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<Envelope>;
     this.log.warn({ envelopeId: r.id, type: r.type, to: r.to }, 'kernel: malformed envelope, dead-lettered');
     if (typeof r.id === 'string' && typeof r.replyTo === 'string') {
       const target = { id: r.id, replyTo: r.replyTo, deadline: Date.now() + 60_000 };
       this.rt.reply(target, errorReply(errors.validation('Malformed envelope').toBody()));
     }
-    return DEAD_LETTER;
+    return Promise.resolve({ deadLetter: `not an envelope for an actor of kind "${this.kind}"` });
   }
 
   private readonly onClaimError = (err: unknown): undefined => {

@@ -1,7 +1,7 @@
 import type { Envelope, ReplyBody } from '../../schemas/envelope';
 import { errors } from '../../schemas/errors';
 import type { Logger } from '../logging/logger';
-import type { Disposition } from '../transport/transport';
+import type { Verdict } from '../transport/transport';
 import type { ActorContext, ActorRef, Deferred, DeferredWork } from './actor-definition';
 import type { Activation } from './activation';
 import type { DedupeRecord } from './dedupe-store';
@@ -32,8 +32,8 @@ export class Invocation implements ActorContext<unknown> {
   deferredWork: DeferredWork | undefined;
   /** The dedupe store's answer for this id, asked at arrival so that it overlaps the queueing. */
   claim!: Promise<DedupeRecord | undefined>;
-  readonly disposition: Promise<Disposition>;
-  private resolveDisposition!: (disposition: Disposition) => void;
+  readonly disposition: Promise<Verdict>;
+  private resolveDisposition!: (disposition: Verdict) => void;
   private controller?: AbortController;
   private timer?: NodeJS.Timeout;
   private waiters?: Array<(record: DedupeRecord | undefined) => void>;
@@ -126,7 +126,7 @@ export class Invocation implements ActorContext<unknown> {
     return this.expired || Date.now() >= this.envelope.deadline;
   }
 
-  settle(disposition: Disposition): void {
+  settle(disposition: Verdict): void {
     this.resolveDisposition(disposition);
   }
 

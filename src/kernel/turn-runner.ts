@@ -1,7 +1,7 @@
 import type { ReplyBody } from '../../schemas/envelope';
 import { AppError, errors, isAppError, type ErrorBody } from '../../schemas/errors';
 import type { Logger } from '../logging/logger';
-import type { Disposition } from '../transport/transport';
+import type { Disposition, Verdict } from '../transport/transport';
 import type { AnyActorDefinition, MessageHandler } from './actor-definition';
 import type { Activation } from './activation';
 import { errorReply } from './envelopes';
@@ -32,7 +32,7 @@ export class TurnRunner {
     private readonly policy: Readonly<SupervisionPolicy>,
     private readonly rt: KernelRuntime,
     private readonly log: Logger,
-    private readonly settle: (inv: Invocation, disposition: Disposition) => void,
+    private readonly settle: (inv: Invocation, disposition: Verdict) => void,
   ) {
     this.handlers = definition.handlers as Record<string, MessageHandler<unknown, unknown>>;
   }
@@ -47,7 +47,11 @@ export class TurnRunner {
     }
     const messages: MessageSchemas = this.definition.messages;
     const schema = Object.hasOwn(messages, envelope.type) ? messages[envelope.type] : undefined;
+    // A command no handler of this kind can take is poison: its caller is told why, and it goes to
+    // the dead letters with the reason (no delivery would ever take it: the front door validates
+    // what it sends, so it comes from a defect, a version skew or a message injected on the queue).
     if (!schema) {
+      const reason = `unknown message type "${envelope.type}" for actor kind "${activation.kind}"`;
       this.fail(
         inv,
         errors.validation(`Unknown message type "${envelope.type}" for actor kind "${activation.kind}"`, {
@@ -55,13 +59,16 @@ export class TurnRunner {
         }),
         true,
       );
-      return this.settle(inv, 'ack');
+      return this.settle(inv, { deadLetter: reason });
     }
     const parsed = schema.safeParse(envelope.body);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
       this.fail(inv, errors.validation(`Invalid body for "${envelope.type}"`, { issues }), true);
-      return this.settle(inv, 'ack');
+      const first = issues[0];
+      return this.settle(inv, {
+        deadLetter: `invalid body for "${envelope.type}": ${first ? `${first.path || '(root)'}: ${first.message}` : 'rejected'}`,
+      });
     }
     const handler = this.handlers[envelope.type];
     for (;;) {

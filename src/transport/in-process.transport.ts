@@ -1,9 +1,11 @@
 import type { Envelope } from '../../schemas/envelope';
 import { errors } from '../../schemas/errors';
 import {
+  dispositionOf,
   kindOf,
   type CommandHandler,
   type Delivery,
+  type Disposition,
   type EnvelopeListener,
   type Transport,
   type TransportStatus,
@@ -85,7 +87,8 @@ export class InProcessBus {
     // A macrotask boundary keeps a handler from running inside its sender's stack.
     setImmediate(() => {
       consumer.handler(delivery).then(
-        (disposition) => this.settle(kind, q, consumer, message, disposition),
+        // A dead letter's reason has nowhere to go here (no headers): only the disposition counts.
+        (verdict) => this.settle(kind, q, consumer, message, dispositionOf(verdict)),
         () => this.settle(kind, q, consumer, message, 'requeue'),
       );
     });
@@ -96,7 +99,7 @@ export class InProcessBus {
     q: KindQueue,
     consumer: Consumer,
     message: QueuedMessage,
-    disposition: 'ack' | 'requeue' | 'dead-letter',
+    disposition: Disposition,
   ): void {
     consumer.inFlight--;
     consumer.transport.inFlight--;

@@ -18,7 +18,29 @@ export interface Delivery {
   readonly deliveryCount: number;
 }
 
-export type CommandHandler = (delivery: Delivery) => Promise<Disposition>;
+/**
+ * A dead letter with its reason, in words: what a handler answers for a command it refuses for
+ * good (a body its schema rejects), so that whoever reads the dead letter learns why (over AMQP,
+ * the `x-ars-dead-letter-detail` header).
+ */
+export interface DeadLetterVerdict {
+  readonly deadLetter: string;
+}
+
+/** What a handler answers: a disposition, or a dead letter with its reason. */
+export type Verdict = Disposition | DeadLetterVerdict;
+
+export type CommandHandler = (delivery: Delivery) => Promise<Verdict>;
+
+/** The disposition a verdict asks for. */
+export function dispositionOf(verdict: Verdict): Disposition {
+  return typeof verdict === 'string' ? verdict : 'dead-letter';
+}
+
+/** The reason a verdict gives, if any. */
+export function reasonOf(verdict: Verdict): string | undefined {
+  return typeof verdict === 'string' ? undefined : verdict.deadLetter;
+}
 
 /** How a command would rather travel (transports that do not batch ignore it). */
 export interface SendHints {

@@ -1,7 +1,7 @@
 import type { GetMessage } from 'amqplib';
 import type { Envelope } from '../../schemas/envelope';
 import { isAppError } from '../../schemas/errors';
-import type { AmqpTransport } from '../../src/transport/amqp.transport';
+import type { AmqpTransport } from '../../src/transport/amqp/amqp.transport';
 import type { CommandHandler, Disposition } from '../../src/transport/transport';
 import { queueMessageCount, withAmqpChannel } from '../support/amqp-admin';
 import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';

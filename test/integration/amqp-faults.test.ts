@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Envelope } from '../../schemas/envelope';
 import { isAppError } from '../../schemas/errors';
-import type { AmqpTransport } from '../../src/transport/amqp.transport';
+import type { AmqpTransport } from '../../src/transport/amqp/amqp.transport';
 import { closeAmqpConnections } from '../support/amqp-connections';
 import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';
 import { sleep, waitFor } from '../support/async';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { isAppError } from '../../schemas/errors';
-import { AmqpTransport } from '../../src/transport/amqp.transport';
+import { AmqpTransport } from '../../src/transport/amqp/amqp.transport';
 import { withAmqpChannel } from '../support/amqp-admin';
 import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';
 import { deferred, sleep, waitFor } from '../support/async';

@@ -1,5 +1,5 @@
 import * as amqp from 'amqplib';
-import { WriteWatch } from '../../src/transport/amqp-write-watch';
+import { WriteWatch } from '../../src/transport/amqp/amqp-write-watch';
 import { describeWithService } from '../support/services';
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '../../src/kernel';
 import { silentLogger } from '../../src/logging/logger';
 import { CacheDedupeStore, MemoryCache, RedisCache, type CachePort } from '../../src/store/cache';
-import type { AmqpTransport } from '../../src/transport/amqp.transport';
+import type { AmqpTransport } from '../../src/transport/amqp/amqp.transport';
 import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';
 import { closeAmqpConnections } from '../support/amqp-connections';
 import { deferred, sleep, waitFor } from '../support/async';

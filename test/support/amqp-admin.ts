@@ -1,6 +1,6 @@
 import * as amqp from 'amqplib';
 import type { Channel } from 'amqplib';
-import { AmqpNames } from '../../src/transport/amqp-topology';
+import { AmqpNames } from '../../src/transport/amqp/amqp-topology';
 
 /**
  * Runs `fn` with a short-lived AMQP channel of its own, for tests that inspect or clean the broker.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AmqpNames } from '../../src/transport/amqp-topology';
-import { AmqpTransport, type AmqpTransportOptions } from '../../src/transport/amqp.transport';
+import { AmqpNames } from '../../src/transport/amqp/amqp-topology';
+import { AmqpTransport, type AmqpTransportOptions } from '../../src/transport/amqp/amqp.transport';
 import { deleteAmqpTopology, queueMessageCount } from './amqp-admin';
 
 /** A unique names prefix; it also starts every connection name of the cluster (see amqp-connections). */

@@ -61,7 +61,7 @@ describe.each(transportFactories())('kernel request/reply over $name', (factory)
     expect(calls).toEqual(['add:4']);
   });
 
-  it('replies VALIDATION_ERROR for an unknown type or an invalid body, without running a handler', async () => {
+  it('replies VALIDATION_ERROR for an unknown type or an invalid body, without running a handler, and dead-letters both', async () => {
     const kind = unique('counter');
     const calls: string[] = [];
     const { system } = await cluster.node('a', [counterActor(kind, calls)]);
@@ -74,6 +74,8 @@ describe.each(transportFactories())('kernel request/reply over $name', (factory)
     };
     expect(error.details.issues[0].path).toBe('n');
     expect(calls).toEqual([]);
+    // Poison: no delivery would ever take them (over AMQP the reason is in a header of each).
+    expect(await cluster.deadLetters(kind, 2)).toBe(2);
   });
 
   it('replies a domain error with its code and details; the actor goes on', async () => {

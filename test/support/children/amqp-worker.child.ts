@@ -8,7 +8,7 @@
  * Messages: `{ event: 'ready' }` once consuming; `{ event: 'started', id, deliveryCount }` when a
  * turn starts; `{ event: 'completed', id }` when it ends.
  */
-import { AmqpTransport } from '../../../src/transport/amqp.transport';
+import { AmqpTransport } from '../../../src/transport/amqp/amqp.transport';
 
 const env = process.env;
 

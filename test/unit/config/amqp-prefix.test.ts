@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../../../src/config/load-config';
 import { createTransport } from '../../../src/boot/transport-factory';
 import { silentLogger } from '../../../src/logging/logger';
-import type { AmqpTransport } from '../../../src/transport/amqp.transport';
+import type { AmqpTransport } from '../../../src/transport/amqp/amqp.transport';
 
 describe('AMQP_PREFIX', () => {
   it("defaults to 'ars' and names the transport's queues", () => {

@@ -3,7 +3,7 @@ import {
   decodeCommandMessage,
   deliveryCountOf,
   PRIOR_DELIVERIES_HEADER,
-} from '../../../src/transport/amqp-codec';
+} from '../../../src/transport/amqp/amqp-codec';
 import { commandEnvelope } from '../../support/envelopes';
 
 const content = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
@@ -55,7 +55,7 @@ describe('decodeCommandMessage', () => {
     expect(!decoded.batch && !decoded.decoded.ok && decoded.decoded.reason).toMatch(/^invalid envelope: v: /);
   });
 
-  it('keeps the invalid elements of a batch raw, with a reason, and the valid ones around them', () => {
+  it('keeps the invalid elements of a batch with a reason (never the values), and the valid ones around them', () => {
     const [first, last] = [commandEnvelope('a:1', { id: 'first' }), commandEnvelope('a:2', { id: 'last' })];
     const bad = { v: 2 };
     const noType = { ...commandEnvelope('a:3', { id: 'no-type' }), type: undefined };
@@ -64,15 +64,50 @@ describe('decodeCommandMessage', () => {
     };
     expect(items).toEqual([
       { ok: true, envelope: first },
-      { ok: false, reason: expect.stringMatching(/^invalid envelope: v: /), raw: bad },
-      { ok: false, reason: expect.stringMatching(/^invalid envelope: \(root\): /), raw: 'text' },
-      {
-        ok: false,
-        reason: expect.stringMatching(/^invalid envelope: type: /),
-        raw: JSON.parse(JSON.stringify(noType)),
-      },
+      { ok: false, reason: expect.stringMatching(/^invalid envelope: v: /) },
+      { ok: false, reason: 'invalid envelope: (root): expected an object, got a string' },
+      { ok: false, reason: expect.stringMatching(/^invalid envelope: type: /) },
       { ok: true, envelope: last },
     ]);
+  });
+
+  it('refuses an array with no valid envelope as one malformed message, however deep', () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    expect(decodeCommandMessage(content(deep))).toEqual({
+      batch: false,
+      decoded: {
+        ok: false,
+        reason:
+          'an array with no valid envelope (1 element; the first: invalid envelope: (root): expected an object, got an array)',
+      },
+    });
+    expect(decodeCommandMessage(content([{ v: 2 }, 3]))).toEqual({
+      batch: false,
+      decoded: {
+        ok: false,
+        reason: expect.stringMatching(/^an array with no valid envelope \(2 elements; /),
+      },
+    });
+  });
+
+  it('refuses what is not UTF-8 unread, though a lenient decoding would make a valid envelope of it', () => {
+    const envelope = commandEnvelope('a:1', { id: 'x', body: { text: 'é' } });
+    const bytes = content(envelope);
+    const at = bytes.indexOf(Buffer.from('é'));
+    const broken = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xe9]), bytes.subarray(at + 2)]);
+    expect(decodeCommandMessage(broken)).toEqual({
+      batch: false,
+      decoded: { ok: false, reason: 'invalid UTF-8' },
+    });
+  });
+
+  it('refuses a message over the size limit unread, valid or not', () => {
+    const bytes = content(commandEnvelope('a:1', { id: 'big', body: { text: 'x'.repeat(2000) } }));
+    expect(decodeCommandMessage(bytes, 1000)).toEqual({
+      batch: false,
+      decoded: { ok: false, reason: `too large: ${bytes.length} bytes (limit 1000)` },
+    });
+    expect(decodeCommandMessage(bytes, bytes.length)).toMatchObject({ batch: false, decoded: { ok: true } });
   });
 });
 

@@ -1,9 +1,9 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { AckBatcher } from '../../../src/transport/amqp-acks';
-import { decodeCommandMessage } from '../../../src/transport/amqp-codec';
-import type { ConsumerHost, Registration } from '../../../src/transport/amqp-consumer';
-import { handleBatch } from '../../../src/transport/amqp-consumer-batch';
-import type { Disposition } from '../../../src/transport/transport';
+import { AckBatcher } from '../../../src/transport/amqp/amqp-acks';
+import { decodeCommandMessage } from '../../../src/transport/amqp/amqp-codec';
+import type { ConsumerHost, Registration } from '../../../src/transport/amqp/amqp-turn';
+import { handleBatch } from '../../../src/transport/amqp/amqp-consumer-batch';
+import type { Verdict } from '../../../src/transport/transport';
 import { silentLogger } from '../../../src/logging/logger';
 import { commandEnvelope } from '../../support/envelopes';
 
@@ -22,7 +22,8 @@ function harness(options: { prefetch?: number; republishFails?: boolean } = {}) 
       frames.push(requeue ? 'nack requeue' : 'nack'),
   } as unknown as Channel;
   const acks = new AckBatcher(channel, () => false);
-  const republished: Array<{ target: string; id: string; headers: Record<string, unknown> }> = [];
+  const republished: Array<{ target: string; id: string; body: Buffer; headers: Record<string, unknown> }> =
+    [];
   let inFlight = 0;
   const host: ConsumerHost = {
     log: silentLogger,
@@ -31,15 +32,19 @@ function harness(options: { prefetch?: number; republishFails?: boolean } = {}) 
     turnStarted: () => inFlight++,
     turnEnded: () => inFlight--,
     republish: (target, _kind, body, headers) => {
-      republished.push({ target, id: (JSON.parse(body.toString('utf8')) as { id: string }).id, headers });
+      const id = (JSON.parse(body.toString('utf8')) as { id?: string }).id ?? '(no id)';
+      republished.push({ target, id, body, headers });
       return options.republishFails ? Promise.reject(new Error('channel closed')) : Promise.resolve();
     },
   };
-  /** Each command's answer; 'throw' makes its handler throw. */
-  const run = (answers: Record<string, Disposition | 'throw'>) => {
+  /**
+   * Each command's answer; 'throw' makes its handler throw. `content`: the message as published
+   * (default: the envelopes of `answers` in a JSON array).
+   */
+  const run = (answers: Record<string, Verdict | 'throw'>, content?: string) => {
     const envelopes = Object.keys(answers).map((id) => commandEnvelope('k:1', { id }));
     const message = {
-      content: Buffer.from(JSON.stringify(envelopes)),
+      content: Buffer.from(content ?? JSON.stringify(envelopes)),
       fields: { deliveryTag: 1, redelivered: false },
       properties: { headers: {} },
     } as unknown as ConsumeMessage;
@@ -110,6 +115,37 @@ describe('handleBatch', () => {
     expect(h.republished.map((r) => r.id)).toEqual(['b']);
     expect(h.frames).toEqual(['nack requeue']);
     expect(h.inFlight()).toBe(0);
+  });
+
+  it('dead-letters a deeply nested element at once, as it came, with its reason; its neighbours run', async () => {
+    const h = harness();
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    const [a, b] = ['a', 'b'].map((id) => JSON.stringify(commandEnvelope('k:1', { id })));
+    h.run({ a: 'ack', b: 'ack' }, `[${a},${deep},${b}]`);
+    await tick();
+    expect(h.republished).toHaveLength(1);
+    expect(h.republished[0].target).toBe('dead-letters');
+    expect(h.republished[0].body.toString('utf8')).toBe(deep);
+    expect(h.republished[0].headers).toEqual({
+      'x-ars-dead-letter-reason': 'malformed',
+      'x-ars-dead-letter-detail': 'invalid envelope: (root): expected an object, got an array',
+      'x-ars-prior-deliveries': 1,
+    });
+    expect(h.frames).toEqual(['ack']);
+    expect(h.inFlight()).toBe(0);
+  });
+
+  it('puts the reason a handler gives for a dead letter in its headers', async () => {
+    const h = harness();
+    h.run({ a: 'ack', b: { deadLetter: 'invalid body for "x.y": n: expected number' } });
+    await tick();
+    expect(h.republished.map((r) => [r.target, r.id])).toEqual([['dead-letters', 'b']]);
+    expect(h.republished[0].headers).toEqual({
+      'x-ars-dead-letter-reason': 'rejected',
+      'x-ars-dead-letter-detail': 'invalid body for "x.y": n: expected number',
+      'x-ars-prior-deliveries': 1,
+    });
+    expect(h.frames).toEqual(['ack']);
   });
 
   it('hands back what exceeds the free turn slots, marked, and acks once the rest is over', async () => {

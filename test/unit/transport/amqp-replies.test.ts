@@ -1,5 +1,5 @@
-import { decodeEnvelopes, readReplyMessage } from '../../../src/transport/amqp-codec';
-import { ReplyBatcher } from '../../../src/transport/amqp-replies';
+import { decodeEnvelopes, readReplyMessage } from '../../../src/transport/amqp/amqp-codec';
+import { ReplyBatcher } from '../../../src/transport/amqp/amqp-replies';
 import { commandEnvelope } from '../../support/envelopes';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -73,22 +73,19 @@ describe('ReplyBatcher', () => {
     expect(sent.map((s) => JSON.parse(s.text))).toEqual(texts.map((t) => JSON.parse(t)));
   });
 
-  it('reports a batch it could not publish, and discard() drops what waits', async () => {
-    const errors: unknown[] = [];
+  it('hands a batch it could not publish back to its caller, every envelope in order', async () => {
+    const failed: unknown[] = [];
     const batcher = new ReplyBatcher(
       () => {
         throw new Error('channel closed');
       },
-      (err, queue, count) => errors.push([(err as Error).message, queue, count]),
+      (err, queue, jsons) => failed.push([(err as Error).message, queue, jsons]),
     );
-    batcher.add('q', JSON.stringify(reply(1)));
-    batcher.add('q', JSON.stringify(reply(2)));
+    const [t1, t2] = [1, 2].map((n) => JSON.stringify(reply(n)));
+    batcher.add('q', t1);
+    batcher.add('q', t2);
     await tick();
-    expect(errors).toEqual([['channel closed', 'q', 2]]);
-    batcher.add('q', JSON.stringify(reply(3)));
-    batcher.discard();
-    await tick();
-    expect(errors).toHaveLength(1);
+    expect(failed).toEqual([['channel closed', 'q', [t1, t2]]]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { errors, type AppError } from '../../../schemas/errors';
-import { CommandBatcher } from '../../../src/transport/amqp-command-batches';
+import { CommandBatcher } from '../../../src/transport/amqp/amqp-command-batches';
 import { deferred, type Deferred } from '../../support/async';
 import { commandEnvelope } from '../../support/envelopes';
 

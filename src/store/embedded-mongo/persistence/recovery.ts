@@ -31,7 +31,13 @@ export async function openPersistentStore(
   options: JournalOptions = {},
 ): Promise<PersistentStore> {
   mkdirSync(dir, { recursive: true });
-  const lock = DataDirLock.acquire(dir);
+  const lock = await DataDirLock.acquire(dir);
+  if (lock.tookOver) {
+    logger.warn(
+      { previousOwner: lock.tookOver.pid, state: lock.tookOver.state },
+      'embedded-mongo data directory lock taken over from a process that no longer holds it',
+    );
+  }
   try {
     const store = new Store();
     const file = path.join(dir, JOURNAL_FILE);

@@ -1,16 +1,18 @@
 import type { Channel, ChannelModel, Message } from 'amqplib';
-import type { Envelope } from '../../schemas/envelope';
-import { errors, type AppError } from '../../schemas/errors';
-import { silentLogger, type Logger } from '../logging/logger';
+import type { Envelope } from '../../../schemas/envelope';
+import { errors, type AppError } from '../../../schemas/errors';
+import { silentLogger, type Logger } from '../../logging/logger';
 import { AckBatcher } from './amqp-acks';
 import { CommandBatcher, DEFAULT_BATCH_MAX } from './amqp-command-batches';
 import { decodeEnvelope, encodeEnvelope, readReplyMessage } from './amqp-codec';
 import { countMessages, peekMessages, type DeadLetter } from './amqp-dead-letters';
 import type { AmqpTransportOptions } from './amqp-options';
 import { AmqpConnection, messageOf, redactUrl } from './amqp-connection';
-import { handleDelivery, type ConsumerHost, type Registration } from './amqp-consumer';
+import { handleDelivery } from './amqp-consumer';
+import type { ConsumerHost, Registration } from './amqp-turn';
 import { AmqpLink, type LinkContext } from './amqp-link';
 import { ReplyBatcher } from './amqp-replies';
+import { ReplyHold } from './amqp-reply-hold';
 import { WriteWatch } from './amqp-write-watch';
 import { AmqpNames, declareNode, emptyDeclaredNames, type DeclaredNames } from './amqp-topology';
 import {
@@ -20,9 +22,19 @@ import {
   type SendHints,
   type Transport,
   type TransportStatus,
-} from './transport';
+} from '../transport';
 
 export type { AmqpTransportOptions } from './amqp-options';
+
+/**
+ * Longest wait between two reconnection attempts, by default. Short on purpose: a refused attempt
+ * costs nothing, and a broker back from a cut of a few seconds must be found within a second, not
+ * at the end of a long backoff (the backoff only spreads the nodes' attempts).
+ */
+export const DEFAULT_RECONNECT_MAX_MS = 800;
+
+/** Command messages longer than this are dead-lettered unread (see `maxMessageBytes`). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /**
  * The RabbitMQ transport: a quorum queue per actor kind with a delivery limit and a dead-letter
@@ -37,6 +49,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   readonly names: AmqpNames;
   readonly prefetch: number;
   readonly deliveryLimit: number;
+  readonly maxMessageBytes: number;
   readonly log: Logger;
   readonly closedChannels = new WeakSet<Channel>();
   readonly declared: DeclaredNames = emptyDeclaredNames();
@@ -54,11 +67,16 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
       if (!link || this.connection.blocked) throw this.unavailable();
       link.node.publish('', queue, content);
     },
-    (err, queue, count) =>
-      this.log.warn({ err: messageOf(err), queue, count }, 'replies dropped: publish failed'),
+    // The link went between the reply and its flush: kept for the next one (amqp-reply-hold.ts).
+    (err, queue, jsons) => {
+      this.log.warn({ err: messageOf(err), queue, count: jsons.length }, 'replies kept: publish failed');
+      this.held.holdAll(queue, jsons);
+    },
     undefined,
     () => this.writeSoon(),
   );
+  /** Replies that found no link, sent by the next one (amqp-reply-hold.ts). */
+  private readonly held: ReplyHold;
   /** Commands waiting for this turn's flush; undefined when batching is off (`batchMax` 1). */
   private readonly commands: CommandBatcher | undefined;
   private inFlight = 0;
@@ -73,6 +91,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     this.prefetch = options.prefetch ?? 64;
     this.deliveryLimit = options.deliveryLimit ?? 5;
     if (this.deliveryLimit < 1) throw new Error('deliveryLimit must be at least 1');
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     const batchMax = options.batchMax ?? DEFAULT_BATCH_MAX;
     if (!Number.isInteger(batchMax) || batchMax < 1)
       throw new Error('batchMax must be an integer of at least 1');
@@ -86,20 +105,26 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
         : undefined;
     const connectionName = options.connectionName ?? `${this.names.prefix}:${options.nodeId}`;
     this.log = (options.logger ?? silentLogger).child({ component: 'amqp-transport', connectionName });
+    this.held = new ReplyHold(
+      options.replyHoldBytes ?? 16 * 1024 * 1024,
+      options.nodeQueueExpiresMs ?? 60000,
+      (dropped) => this.log.warn({ dropped }, 'kept replies dropped: over the limit of memory'),
+    );
     this.where = `${redactUrl(options.url)} as ${connectionName}`;
     this.connection = new AmqpConnection({
       url: options.url,
       connectionName,
       heartbeatSeconds: options.heartbeatSeconds ?? 10,
       connectTimeoutMs: options.connectTimeoutMs ?? 5000,
-      backoff: { initialDelayMs: 100, maxDelayMs: 10000, ...options.reconnect },
+      backoff: { initialDelayMs: 100, maxDelayMs: DEFAULT_RECONNECT_MAX_MS, ...options.reconnect },
       logger: this.log,
       setup: (model) => this.setup(model),
       onLost: () => {
         this.link = undefined;
-        this.replies.discard(); // their connection is gone: lost, as replies may be
+        this.replies.flush(); // no link: every waiting batch fails to publish and is kept
         this.commands?.failAll(this.unavailable()); // never published: their senders learn it now
       },
+      onUnblocked: () => this.releaseHeldReplies(),
     });
   }
 
@@ -185,10 +210,22 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   }
 
   async reply(nodeId: string, envelope: Envelope): Promise<void> {
-    // Fails fast while down; otherwise the reply joins this tick's batch for its node. The default
-    // exchange routes by queue name; a queue that is gone drops the reply, as documented.
-    if (!this.link || this.connection.blocked) throw this.unavailable();
-    this.replies.add(this.names.replyQueue(nodeId), JSON.stringify(envelope));
+    // The reply joins this tick's batch for its node. The default exchange routes by queue name;
+    // a queue that is gone drops the reply, as documented. Without a usable link it is kept for the
+    // next one: the turn that made it is over, and nothing else would ever answer its requester.
+    if (!this.started || this.stopped) throw this.unavailable();
+    const queue = this.names.replyQueue(nodeId);
+    const json = JSON.stringify(envelope);
+    if (!this.link || this.connection.blocked) return this.held.hold(queue, json, envelope.deadline);
+    if (this.held.size > 0) this.releaseHeldReplies(); // the older ones first
+    this.replies.add(queue, json);
+  }
+
+  /** Hands the kept replies to the batcher, oldest first, once a link can carry them. */
+  private releaseHeldReplies(): void {
+    if (this.held.size === 0 || !this.link || this.connection.blocked) return;
+    const { sent, expired } = this.held.release((queue, json) => this.replies.add(queue, json));
+    this.log.info({ sent, expired }, 'kept replies released on the restored link');
   }
 
   onReply(listener: EnvelopeListener): void {
@@ -237,7 +274,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     return { queues: [...this.declared.queues], exchanges: [...this.declared.exchanges] };
   }
 
-  /** @internal ConsumerHost: publishes one command split out of a batch (amqp-consumer.ts). */
+  /** @internal ConsumerHost: publishes one command split out of a batch, or a dead letter with its reason. */
   republish(target: 'queue' | 'dead-letters', kind: string, body: Buffer, headers: Record<string, unknown>) {
     const link = this.link;
     if (!link || this.connection.blocked) return Promise.reject(this.unavailable());
@@ -268,7 +305,12 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     if (this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 
-  /** Runs on every new connection: channels, the node's queues, then every registered consumer. */
+  /**
+   * Runs on every new connection: channels, the node's queues, then every registered consumer.
+   * The link is in use before the first consumer starts: a delivery's turn can end (and reply)
+   * at once, and its reply must find the link (else its requester waits for its deadline although
+   * the work is done). The connection reports `up` once every consumer is back.
+   */
   private async setup(model: ChannelModel): Promise<void> {
     this.model = model;
     model.once('close', () => {
@@ -286,12 +328,17 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
       (m) => m && this.dispatch(m, this.broadcastListeners, 'broadcast'),
       noAck,
     );
-    // Indexed loop: a consume() arriving during this setup is appended and picked up here too.
+    if (this.stopped) return; // a stop() during setup wins: the loop then closes this connection
+    this.link = link;
+    this.releaseHeldReplies();
+    // Indexed loop: a consume() arriving during this setup is appended and picked up here too
+    // (or started by consume() itself, now that the link is set: startConsumer runs once per link).
     for (let i = 0; i < this.registrations.length; i++) await this.startConsumer(link, this.registrations[i]);
-    if (!this.stopped) this.link = link; // a stop() during setup wins: the loop then closes this connection
   }
 
   private async startConsumer(link: AmqpLink, registration: Registration): Promise<void> {
+    if (registration.link === link) return;
+    registration.link = link;
     await link.ensureKind(registration.kind);
     const channel = await link.consumerChannel(this.prefetch, `consumer ${registration.kind}`);
     registration.channel = channel;

@@ -1,11 +1,27 @@
 import type { ChannelModel } from 'amqplib';
-import type { Envelope } from '../../schemas/envelope';
-import { decodeCommandMessage } from './amqp-codec';
+import type { Envelope } from '../../../schemas/envelope';
+import type { Message } from 'amqplib';
+import { batchSlices } from './amqp-batch-slices';
+import { DEAD_LETTER_DETAIL_HEADER, DEAD_LETTER_REASON_HEADER, decodeCommandMessage } from './amqp-codec';
 
 /** A message read from a dead-letter queue; `envelope` is absent when it was malformed. */
 export interface DeadLetter {
   envelope?: Envelope;
   raw: string;
+  /**
+   * Why it was dead-lettered, when it says: the transport's reason and detail
+   * (`malformed: invalid UTF-8`), or the broker's (`x-death`: `rejected`, `delivery_limit`).
+   */
+  reason?: string;
+}
+
+function reasonOf(message: Message): string | undefined {
+  const headers = message.properties.headers ?? {};
+  const reason = headers[DEAD_LETTER_REASON_HEADER] as unknown;
+  const detail = headers[DEAD_LETTER_DETAIL_HEADER] as unknown;
+  if (typeof reason === 'string') return typeof detail === 'string' ? `${reason}: ${detail}` : reason;
+  const death = (headers['x-death'] as Array<{ reason?: unknown }> | undefined)?.[0]?.reason;
+  return typeof death === 'string' ? death : undefined;
 }
 
 /**
@@ -47,22 +63,26 @@ export function peekMessages(model: ChannelModel, queue: string, max: number): P
       const message = await channel.get(queue, { noAck: false });
       if (!message) break;
       const command = decodeCommandMessage(message.content);
+      const reason = reasonOf(message);
       if (!command.batch) {
         const { decoded } = command;
         out.push({
           envelope: decoded.ok ? decoded.envelope : undefined,
           raw: message.content.toString('utf8'),
+          ...(reason === undefined ? {} : { reason }),
         });
         continue;
       }
-      // A whole batch dead-lettered by the broker itself (its consumers kept dying): one per envelope.
-      for (const item of command.items) {
-        out.push(
-          item.ok
-            ? { envelope: item.envelope, raw: JSON.stringify(item.envelope) }
-            : { raw: JSON.stringify(item.raw) },
-        );
-      }
+      // A whole batch dead-lettered by the broker itself (its consumers kept dying): one per
+      // envelope, each as its bytes came (never serialised again: it may be poison of any depth).
+      const slices = batchSlices(message.content);
+      command.items.forEach((item, i) => {
+        out.push({
+          envelope: item.ok ? item.envelope : undefined,
+          raw: slices[i]?.toString('utf8') ?? '',
+          ...(reason === undefined ? {} : { reason }),
+        });
+      });
     }
     return out;
   });

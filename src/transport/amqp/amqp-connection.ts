@@ -1,13 +1,13 @@
 import * as amqp from 'amqplib';
 import type { ChannelModel } from 'amqplib';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../../logging/logger';
 import { WriteWatch } from './amqp-write-watch';
 
 /** Reconnection backoff: capped exponential with jitter. */
 export interface BackoffOptions {
   /** Delay before the first retry, in milliseconds. Default 100. */
   initialDelayMs?: number;
-  /** Upper bound of the delay, in milliseconds. Default 10000. */
+  /** Upper bound of the delay, in milliseconds. Default 800 (AMQP_RECONNECT_MAX_MS). */
   maxDelayMs?: number;
 }
 
@@ -29,6 +29,8 @@ export interface AmqpConnectionOptions {
   setup: (model: ChannelModel) => Promise<void>;
   /** Called when an established connection is lost (not on a deliberate close). */
   onLost: (error: Error | undefined) => void;
+  /** Called when the broker lifts a block on publishing (resource alarm over). */
+  onUnblocked?: () => void;
 }
 
 export type ConnectionState = 'up' | 'connecting' | 'down';
@@ -157,6 +159,7 @@ export class AmqpConnection {
       });
       model.on('unblocked', () => {
         this.blocked = false;
+        this.options.onUnblocked?.();
       });
       coalesceWrites(model);
       WriteWatch.install(model);

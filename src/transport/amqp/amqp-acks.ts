@@ -1,5 +1,5 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
-import type { Disposition } from './transport';
+import type { Disposition } from '../transport';
 import type { WriteSignal } from './amqp-write-watch';
 
 /**

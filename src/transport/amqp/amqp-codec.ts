@@ -1,6 +1,7 @@
 import type { Message } from 'amqplib';
-import { EnvelopeSchema, type Envelope } from '../../schemas/envelope';
-import { isEnvelope, readEnvelope } from './envelope-check';
+import { isUtf8 } from 'node:buffer';
+import { EnvelopeSchema, type Envelope } from '../../../schemas/envelope';
+import { isEnvelope, readEnvelope } from '../envelope-check';
 
 export type Decoded = { ok: true; envelope: Envelope } | { ok: false; reason: string };
 
@@ -12,11 +13,15 @@ export function encodeEnvelope(envelope: Envelope): Buffer {
 /** Parses and validates an incoming message; never throws. */
 export function decodeEnvelope(content: Buffer): Decoded {
   const raw = parseJson(content);
-  return raw === NOT_JSON ? { ok: false, reason: 'not JSON' } : checkEnvelope(raw);
+  return raw instanceof Unreadable ? { ok: false, reason: raw.reason } : checkEnvelope(raw);
 }
 
-/** One element of a command batch: a valid envelope, or what is wrong with it (kept raw, for the DLQ). */
-export type BatchItem = { ok: true; envelope: Envelope } | { ok: false; reason: string; raw: unknown };
+/**
+ * One element of a command batch: a valid envelope, or what is wrong with it. Neither is ever
+ * serialised again: a command republished alone is its own bytes cut out of the message
+ * (amqp-batch-slices.ts), so poison of any depth or size never runs through `JSON.stringify`.
+ */
+export type BatchItem = { ok: true; envelope: Envelope } | { ok: false; reason: string };
 
 /** A command message: one envelope, or a batch of them (amqp-command-batches.ts). */
 export type CommandMessage = { batch: false; decoded: Decoded } | { batch: true; items: BatchItem[] };
@@ -31,17 +36,33 @@ export function encodeBatch(jsons: readonly string[]): string {
 
 /**
  * Parses a message of a command queue. A JSON array is a batch: each element is validated on its
- * own, so one bad element does not take the others down. Never throws.
+ * own, so one bad element does not take the others down; an array with no valid envelope at all is
+ * one malformed message (it is dead-lettered whole, as it came). A message longer than `maxBytes`
+ * is refused unread, and one that is not UTF-8 is never parsed (a lenient decoding would turn its
+ * bad bytes into U+FFFD and maybe into a valid envelope of other content). Never throws.
  */
-export function decodeCommandMessage(content: Buffer): CommandMessage {
+export function decodeCommandMessage(content: Buffer, maxBytes = Infinity): CommandMessage {
+  if (content.length > maxBytes) {
+    return {
+      batch: false,
+      decoded: { ok: false, reason: `too large: ${content.length} bytes (limit ${maxBytes})` },
+    };
+  }
   const raw = parseJson(content);
-  if (raw === NOT_JSON) return { batch: false, decoded: { ok: false, reason: 'not JSON' } };
+  if (raw instanceof Unreadable) return { batch: false, decoded: { ok: false, reason: raw.reason } };
   if (!Array.isArray(raw)) return { batch: false, decoded: checkEnvelope(raw) };
   if (raw.length === 0) return { batch: false, decoded: { ok: false, reason: 'empty batch' } };
+  let valid = 0;
   const items = (raw as unknown[]).map((item): BatchItem => {
     const decoded = checkEnvelope(item);
-    return decoded.ok ? decoded : { ok: false, reason: decoded.reason, raw: item };
+    if (decoded.ok) valid++;
+    return decoded;
   });
+  if (valid === 0) {
+    const first = items[0] as { reason: string };
+    const reason = `an array with no valid envelope (${items.length} element${items.length > 1 ? 's' : ''}; the first: ${first.reason})`;
+    return { batch: false, decoded: { ok: false, reason } };
+  }
   return { batch: true, items };
 }
 
@@ -73,7 +94,7 @@ export function readReplyMessage(
   onRejected: (reason: string) => void,
 ): void {
   const raw = parseJson(content);
-  if (raw === NOT_JSON) return onRejected('not JSON');
+  if (raw instanceof Unreadable) return onRejected(raw.reason);
   if (!Array.isArray(raw)) return readInPlace(raw, onEnvelope, onRejected);
   if (raw.length === 0) return onRejected('empty batch');
   for (const item of raw as unknown[]) readInPlace(item, onEnvelope, onRejected);
@@ -90,9 +111,16 @@ function readInPlace(
   else onRejected(decoded.reason);
 }
 
-const NOT_JSON = Symbol('not JSON');
+/** Why a message could not be read as JSON (never a value JSON.parse returns). */
+class Unreadable {
+  constructor(readonly reason: string) {}
+}
+const NOT_UTF8 = new Unreadable('invalid UTF-8');
+const NOT_JSON = new Unreadable('not JSON');
 
+/** JSON.parse is iterative in V8: any depth parses without growing the stack. */
 function parseJson(content: Buffer): unknown {
+  if (!isUtf8(content)) return NOT_UTF8;
   try {
     return JSON.parse(content.toString('utf8'));
   } catch {
@@ -103,6 +131,10 @@ function parseJson(content: Buffer): unknown {
 function checkEnvelope(raw: unknown): Decoded {
   const envelope = readEnvelope(raw);
   if (envelope) return { ok: true, envelope };
+  // Not an object: said here, without handing an arbitrarily deep array to the schema.
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, reason: `invalid envelope: (root): expected an object, got ${describe(raw)}` };
+  }
   // A rejection is rare: the schema explains it.
   const parsed = EnvelopeSchema.safeParse(raw);
   if (parsed.success) return { ok: true, envelope: parsed.data };
@@ -110,8 +142,29 @@ function checkEnvelope(raw: unknown): Decoded {
   return { ok: false, reason: `invalid envelope: ${issue?.path.join('.') || '(root)'}: ${issue?.message}` };
 }
 
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
 /**
- * Header of a command split out of a batch and published again (amqp-consumer.ts): the deliveries
+ * Header of a dead letter published by the transport itself (a command split out of a batch, or
+ * poison dead-lettered at first sight): why, in one word: `rejected` (its handler said so),
+ * `delivery-limit` or `malformed` (not a valid envelope). The broker's `x-death` is absent.
+ */
+export const DEAD_LETTER_REASON_HEADER = 'x-ars-dead-letter-reason';
+
+/** Header beside DEAD_LETTER_REASON_HEADER: what exactly was wrong, in words (when known). */
+export const DEAD_LETTER_DETAIL_HEADER = 'x-ars-dead-letter-detail';
+
+export type DeadLetterReason = 'rejected' | 'delivery-limit' | 'malformed';
+
+/** A detail short enough for a header (it may quote an untrusted message's content). */
+export function detailHeader(detail: string): string {
+  return detail.length <= 500 ? detail : `${detail.slice(0, 497)}...`;
+}
+
+/**
+ * Header of a command split out of a batch and published again (amqp-consumer-batch.ts): the deliveries
  * it already had as part of the batch, so its count goes on instead of starting over.
  */
 export const PRIOR_DELIVERIES_HEADER = 'x-ars-prior-deliveries';

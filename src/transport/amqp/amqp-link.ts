@@ -1,9 +1,9 @@
 import type { Channel, ChannelModel, ConfirmChannel } from 'amqplib';
-import { errors, type AppError } from '../../schemas/errors';
-import type { Logger } from '../logging/logger';
+import { errors, type AppError } from '../../../schemas/errors';
+import type { Logger } from '../../logging/logger';
 import { messageOf } from './amqp-connection';
 import { declareKind, type AmqpNames, type DeclaredNames } from './amqp-topology';
-import { TimeoutLists } from './timeout-list';
+import { TimeoutLists } from '../timeout-list';
 
 /** Publish options of every command (amqplib reads them, never changes them). */
 const PERSISTENT = Object.freeze({ persistent: true });

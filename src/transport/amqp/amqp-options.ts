@@ -1,4 +1,4 @@
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../../logging/logger';
 import type { BackoffOptions } from './amqp-connection';
 
 /** Options of the AMQP transport. Only `url` and `nodeId` are required. */
@@ -21,9 +21,15 @@ export interface AmqpTransportOptions {
    * (config AMQP_BATCH_MAX; amqp-command-batches.ts). Default 32; 1 sends every command alone.
    */
   batchMax?: number;
+  /**
+   * A command message longer than this is dead-lettered unread (reason `malformed`, detail
+   * `too large`). Default 64 MiB: well above any command the front door sends with its default
+   * BODY_LIMIT_BYTES (12 MiB).
+   */
+  maxMessageBytes?: number;
   /** AMQP heartbeat in seconds. Default 10. */
   heartbeatSeconds?: number;
-  /** Reconnection backoff. Default 100 ms doubling up to 10 s, with jitter. */
+  /** Reconnection backoff. Default 100 ms doubling up to 800 ms, with jitter (AMQP_RECONNECT_MAX_MS). */
   reconnect?: BackoffOptions;
   /** How long `start()` waits for the first connection before rejecting UNAVAILABLE. Default 30000 ms. */
   startTimeoutMs?: number;
@@ -33,6 +39,11 @@ export interface AmqpTransportOptions {
   confirmTimeoutMs?: number;
   /** A node's reply and broadcast queues are deleted by the broker after this long unused. Default 60000 ms. */
   nodeQueueExpiresMs?: number;
+  /**
+   * Most bytes of replies kept in memory while no link can carry them (amqp-reply-hold.ts); the
+   * oldest are dropped beyond it. Default 16 MiB.
+   */
+  replyHoldBytes?: number;
   /** Connection name shown by the broker. Default `<prefix>:<nodeId>`. */
   connectionName?: string;
   /** Default: silent. */

@@ -1,4 +1,4 @@
-import type { AppError } from '../../schemas/errors';
+import type { AppError } from '../../../schemas/errors';
 import { encodeBatch } from './amqp-codec';
 
 /** Default cap of envelopes in one command message (config AMQP_BATCH_MAX; 1 = no batching). */
@@ -31,7 +31,7 @@ interface Batch {
  * is confirmed once; every command of the batch resolves (or rejects) with that confirm, so
  * `send()` keeps its meaning: resolved = accepted by the broker. Order per kind is kept (batches
  * leave in the order they filled). What a batch means to the consumer (one settlement, split when
- * its commands end differently) is in amqp-consumer.ts.
+ * its commands end differently) is in amqp-consumer-batch.ts.
  */
 export class CommandBatcher {
   private readonly waiting = new Map<string, Batch>();

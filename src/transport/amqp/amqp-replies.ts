@@ -24,15 +24,15 @@ export class ReplyBatcher {
   private readonly flushSoon = () => this.flush();
 
   /**
-   * @param publish sends one message to a queue; it throws when the channel is gone (the batch is
-   *   then lost, as a reply would be)
-   * @param onError told about a batch that could not be published
+   * @param publish sends one message to a queue; it throws when the channel is gone
+   * @param onError given each batch that could not be published (its encoded envelopes, in order),
+   *   so the transport can keep them for the next link
    * @param maxBytes a queue's batch is sent at once when it would grow past this many bytes
    * @param afterFlush called once after a flush that published something
    */
   constructor(
     private readonly publish: (queue: string, content: Buffer) => void,
-    private readonly onError: (err: unknown, queue: string, count: number) => void,
+    private readonly onError: (err: unknown, queue: string, jsons: string[]) => void,
     private readonly maxBytes = 128 * 1024,
     private readonly afterFlush: () => void = () => undefined,
   ) {}
@@ -70,12 +70,6 @@ export class ReplyBatcher {
     this.afterFlush();
   }
 
-  /** Drops what waits (the connection is gone: those replies are lost, as documented). */
-  discard(): void {
-    this.waiting.clear();
-    this.bytes.clear();
-  }
-
   private send(queue: string, list: string[]): void {
     this.waiting.delete(queue);
     this.bytes.delete(queue);
@@ -83,7 +77,7 @@ export class ReplyBatcher {
     try {
       this.publish(queue, Buffer.from(text));
     } catch (err) {
-      this.onError(err, queue, list.length);
+      this.onError(err, queue, list);
     }
   }
 }
