@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { MongoClient } from 'mongodb';
-import type { AnyDoc } from '../conformance/mongo/targets';
-import { embeddedClientOptions, startEmbeddedMongo } from '../../src/store/embedded-mongo';
+import type { AnyDoc } from '../../../conformance/mongo/targets';
+import { embeddedClientOptions, startEmbeddedMongo } from '../../../../src/store/embedded-mongo';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 const CHILD = path.join(__dirname, 'embedded-mongo-child.ts');
 const JOURNAL = 'journal.wal';
 

@@ -1,5 +1,5 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { AckBatcher } from '../../../src/transport/amqp/amqp-acks';
+import { AckBatcher } from '../../../../src/transport/amqp/amqp-acks';
 
 const message = (tag: number) => ({ fields: { deliveryTag: tag } }) as ConsumeMessage;
 const tick = () => new Promise((resolve) => setImmediate(resolve));

@@ -1,5 +1,5 @@
 import type { ChannelModel } from 'amqplib';
-import { WriteWatch } from '../../../src/transport/amqp/amqp-write-watch';
+import { WriteWatch } from '../../../../src/transport/amqp/amqp-write-watch';
 
 /**
  * The shape of amqplib's multiplexer the watch relies on (test/integration/amqp-write-watch.test.ts

@@ -1,11 +1,11 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { AckBatcher } from '../../../src/transport/amqp/amqp-acks';
-import { decodeCommandMessage } from '../../../src/transport/amqp/amqp-codec';
-import type { ConsumerHost, Registration } from '../../../src/transport/amqp/amqp-turn';
-import { handleBatch } from '../../../src/transport/amqp/amqp-consumer-batch';
-import type { Verdict } from '../../../src/transport/transport';
-import { silentLogger } from '../../../src/logging/logger';
-import { commandEnvelope } from '../../support/envelopes';
+import { AckBatcher } from '../../../../src/transport/amqp/amqp-acks';
+import { decodeCommandMessage } from '../../../../src/transport/amqp/amqp-codec';
+import type { ConsumerHost, Registration } from '../../../../src/transport/amqp/amqp-turn';
+import { handleBatch } from '../../../../src/transport/amqp/amqp-consumer-batch';
+import type { Verdict } from '../../../../src/transport/transport';
+import { silentLogger } from '../../../../src/logging/logger';
+import { commandEnvelope } from '../../../support/envelopes';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

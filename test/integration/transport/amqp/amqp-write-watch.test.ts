@@ -1,6 +1,6 @@
 import * as amqp from 'amqplib';
-import { WriteWatch } from '../../src/transport/amqp/amqp-write-watch';
-import { describeWithService } from '../support/services';
+import { WriteWatch } from '../../../../src/transport/amqp/amqp-write-watch';
+import { describeWithService } from '../../../support/services';
 
 /**
  * The write watch reaches into amqplib's multiplexer; this pins the shape it relies on, so an

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { Envelope } from '../../schemas/envelope';
-import { createActorSystem, defineActor, type ActorSystem } from '../../src/kernel';
-import { silentLogger } from '../../src/logging/logger';
-import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';
-import { waitFor } from '../support/async';
-import { commandEnvelope, uniqueKind } from '../support/envelopes';
-import { describeWithService } from '../support/services';
-import { startTcpProxyTo, type TcpProxy } from '../support/tcp-proxy';
+import type { Envelope } from '../../../../schemas/envelope';
+import { createActorSystem, defineActor, type ActorSystem } from '../../../../src/kernel';
+import { silentLogger } from '../../../../src/logging/logger';
+import { createAmqpTestCluster, type AmqpTestCluster } from '../../../support/amqp-cluster';
+import { waitFor } from '../../../support/async';
+import { commandEnvelope, uniqueKind } from '../../../support/envelopes';
+import { describeWithService } from '../../../support/services';
+import { startTcpProxyTo, type TcpProxy } from '../../../support/tcp-proxy';
 
 /**
  * Replies across a reconnection. A worker that comes back from a cut consumes the commands that

@@ -1,6 +1,6 @@
-import { decodeEnvelopes, readReplyMessage } from '../../../src/transport/amqp/amqp-codec';
-import { ReplyBatcher } from '../../../src/transport/amqp/amqp-replies';
-import { commandEnvelope } from '../../support/envelopes';
+import { decodeEnvelopes, readReplyMessage } from '../../../../src/transport/amqp/amqp-codec';
+import { ReplyBatcher } from '../../../../src/transport/amqp/amqp-replies';
+import { commandEnvelope } from '../../../support/envelopes';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

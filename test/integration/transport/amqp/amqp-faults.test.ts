@@ -1,16 +1,16 @@
 import path from 'node:path';
-import type { Envelope } from '../../schemas/envelope';
-import { isAppError } from '../../schemas/errors';
-import type { AmqpTransport } from '../../src/transport/amqp/amqp.transport';
-import { closeAmqpConnections } from '../support/amqp-connections';
-import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';
-import { sleep, waitFor } from '../support/async';
-import { killAllChildren, startChild } from '../support/child-process';
-import { commandEnvelope, uniqueKind } from '../support/envelopes';
-import { describeWithService } from '../support/services';
-import { startTcpProxyTo } from '../support/tcp-proxy';
+import type { Envelope } from '../../../../schemas/envelope';
+import { isAppError } from '../../../../schemas/errors';
+import type { AmqpTransport } from '../../../../src/transport/amqp/amqp.transport';
+import { closeAmqpConnections } from '../../../support/amqp-connections';
+import { createAmqpTestCluster, type AmqpTestCluster } from '../../../support/amqp-cluster';
+import { sleep, waitFor } from '../../../support/async';
+import { killAllChildren, startChild } from '../../../support/child-process';
+import { commandEnvelope, uniqueKind } from '../../../support/envelopes';
+import { describeWithService } from '../../../support/services';
+import { startTcpProxyTo } from '../../../support/tcp-proxy';
 
-const WORKER = path.join(__dirname, '../support/children/amqp-worker.child.ts');
+const WORKER = path.join(__dirname, '../../../support/children/amqp-worker.child.ts');
 
 interface ChildEvent {
   event: 'ready' | 'started' | 'completed';

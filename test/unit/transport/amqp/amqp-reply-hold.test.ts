@@ -1,4 +1,4 @@
-import { ReplyHold } from '../../../src/transport/amqp/amqp-reply-hold';
+import { ReplyHold } from '../../../../src/transport/amqp/amqp-reply-hold';
 
 function sink() {
   const sent: Array<[string, string]> = [];

@@ -1,13 +1,13 @@
 import type { GetMessage } from 'amqplib';
 import pino from 'pino';
 import { z } from 'zod';
-import { createActorSystem, defineActor } from '../../src/kernel';
-import type { AmqpTestNodeOptions } from '../support/amqp-cluster';
-import { withAmqpChannel } from '../support/amqp-admin';
-import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';
-import { sleep, waitFor } from '../support/async';
-import { commandEnvelope, uniqueKind } from '../support/envelopes';
-import { describeWithService } from '../support/services';
+import { createActorSystem, defineActor } from '../../../../src/kernel';
+import type { AmqpTestNodeOptions } from '../../../support/amqp-cluster';
+import { withAmqpChannel } from '../../../support/amqp-admin';
+import { createAmqpTestCluster, type AmqpTestCluster } from '../../../support/amqp-cluster';
+import { sleep, waitFor } from '../../../support/async';
+import { commandEnvelope, uniqueKind } from '../../../support/envelopes';
+import { describeWithService } from '../../../support/services';
 
 /** 5,000 nested arrays in 10 KB: JSON.parse takes it, a recursive JSON.stringify overflows the stack. */
 const DEEP = '['.repeat(5000) + ']'.repeat(5000);

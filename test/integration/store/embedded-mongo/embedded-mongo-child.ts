@@ -1,6 +1,6 @@
 // Child process for the durability tests: runs the embedded server on a data directory and prints
 // `{"url": ...}` once it listens. SIGTERM closes it cleanly; the tests also kill it with SIGKILL.
-import { startEmbeddedMongo } from '../../src/store/embedded-mongo';
+import { startEmbeddedMongo } from '../../../../src/store/embedded-mongo';
 
 async function main(): Promise<void> {
   const dir = process.argv[2];

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { isAppError } from '../../schemas/errors';
-import { AmqpTransport } from '../../src/transport/amqp/amqp.transport';
-import { withAmqpChannel } from '../support/amqp-admin';
-import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';
-import { deferred, sleep, waitFor } from '../support/async';
-import { commandEnvelope, uniqueKind } from '../support/envelopes';
-import { describeWithService } from '../support/services';
+import { isAppError } from '../../../../schemas/errors';
+import { AmqpTransport } from '../../../../src/transport/amqp/amqp.transport';
+import { withAmqpChannel } from '../../../support/amqp-admin';
+import { createAmqpTestCluster, type AmqpTestCluster } from '../../../support/amqp-cluster';
+import { deferred, sleep, waitFor } from '../../../support/async';
+import { commandEnvelope, uniqueKind } from '../../../support/envelopes';
+import { describeWithService } from '../../../support/services';
 
 type QueueRow = { name: string; type: string; durable: boolean; arguments: Array<[string, string, unknown]> };
 

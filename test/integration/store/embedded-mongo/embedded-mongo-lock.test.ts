@@ -5,11 +5,14 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { MongoClient } from 'mongodb';
 import pino from 'pino';
-import { embeddedClientOptions, startEmbeddedMongo } from '../../src/store/embedded-mongo';
-import { currentBootId, readProcStat } from '../../src/store/embedded-mongo/persistence/process-identity';
-import { waitFor } from '../support/async';
+import { embeddedClientOptions, startEmbeddedMongo } from '../../../../src/store/embedded-mongo';
+import {
+  currentBootId,
+  readProcStat,
+} from '../../../../src/store/embedded-mongo/persistence/process-identity';
+import { waitFor } from '../../../support/async';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 const CHILD = path.join(__dirname, 'embedded-mongo-child.ts');
 const LOCK = 'mongod.lock';
 const linux = process.platform === 'linux';

@@ -1,5 +1,5 @@
-import { batchSlices } from '../../../src/transport/amqp/amqp-batch-slices';
-import { commandEnvelope } from '../../support/envelopes';
+import { batchSlices } from '../../../../src/transport/amqp/amqp-batch-slices';
+import { commandEnvelope } from '../../../support/envelopes';
 
 const texts = (content: string) => batchSlices(Buffer.from(content)).map((b) => b.toString('utf8'));
 

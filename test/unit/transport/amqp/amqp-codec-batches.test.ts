@@ -3,8 +3,8 @@ import {
   decodeCommandMessage,
   deliveryCountOf,
   PRIOR_DELIVERIES_HEADER,
-} from '../../../src/transport/amqp/amqp-codec';
-import { commandEnvelope } from '../../support/envelopes';
+} from '../../../../src/transport/amqp/amqp-codec';
+import { commandEnvelope } from '../../../support/envelopes';
 
 const content = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
 

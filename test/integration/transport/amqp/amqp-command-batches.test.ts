@@ -1,14 +1,14 @@
 import type { GetMessage } from 'amqplib';
-import type { Envelope } from '../../schemas/envelope';
-import { isAppError } from '../../schemas/errors';
-import type { AmqpTransport } from '../../src/transport/amqp/amqp.transport';
-import type { CommandHandler, Disposition } from '../../src/transport/transport';
-import { queueMessageCount, withAmqpChannel } from '../support/amqp-admin';
-import { createAmqpTestCluster, type AmqpTestCluster } from '../support/amqp-cluster';
-import { sleep, waitFor } from '../support/async';
-import { commandEnvelope, uniqueKind } from '../support/envelopes';
-import { describeWithService } from '../support/services';
-import { startTcpProxyTo } from '../support/tcp-proxy';
+import type { Envelope } from '../../../../schemas/envelope';
+import { isAppError } from '../../../../schemas/errors';
+import type { AmqpTransport } from '../../../../src/transport/amqp/amqp.transport';
+import type { CommandHandler, Disposition } from '../../../../src/transport/transport';
+import { queueMessageCount, withAmqpChannel } from '../../../support/amqp-admin';
+import { createAmqpTestCluster, type AmqpTestCluster } from '../../../support/amqp-cluster';
+import { sleep, waitFor } from '../../../support/async';
+import { commandEnvelope, uniqueKind } from '../../../support/envelopes';
+import { describeWithService } from '../../../support/services';
+import { startTcpProxyTo } from '../../../support/tcp-proxy';
 
 /** One delivery as a handler saw it. */
 interface Seen {

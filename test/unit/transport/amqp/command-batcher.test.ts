@@ -1,7 +1,7 @@
-import { errors, type AppError } from '../../../schemas/errors';
-import { CommandBatcher } from '../../../src/transport/amqp/amqp-command-batches';
-import { deferred, type Deferred } from '../../support/async';
-import { commandEnvelope } from '../../support/envelopes';
+import { errors, type AppError } from '../../../../schemas/errors';
+import { CommandBatcher } from '../../../../src/transport/amqp/amqp-command-batches';
+import { deferred, type Deferred } from '../../../support/async';
+import { commandEnvelope } from '../../../support/envelopes';
 
 /** One turn of the event loop: the batcher flushes at `setImmediate`. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
