@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { workspacesApiOf } from '../../../actors/workspaces/workspaces';
 import { WORKSPACE_LIMITS } from '../../../actors/workspaces/workspace-members.collection';
+import { displayNameSchema } from '../../../schemas/display-text';
 import { WorkspaceMemberRoleSchema } from '../../../schemas/documents/workspace-member';
 import { errors } from '../../../schemas/errors';
 import type { ResolvedAppDeps, RouteModule } from '../app.types';
@@ -12,7 +13,7 @@ const WorkspaceIdSchema = z.string().regex(/^ws_[A-Za-z0-9_-]{1,100}$/, 'must be
 const MemberIdSchema = z.string().regex(/^wsm_[a-f0-9]{24}$/, 'must be a member id (wsm_…)');
 
 const CreateBodySchema = z.object({
-  name: z.string().trim().min(1).max(WORKSPACE_LIMITS.maxName),
+  name: displayNameSchema(WORKSPACE_LIMITS.maxName),
 });
 
 const AddMemberBodySchema = z
