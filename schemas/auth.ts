@@ -46,6 +46,13 @@ export const TokenClaimsSchema = z.object({
   acc: z.string().optional(),
   scopes: z.array(TokenScopeSchema).optional(),
   iat: z.number().int(),
+  /**
+   * Issue time in epoch ms, unique and increasing within a process (`TokenService.issue`): what
+   * an account cutoff compares with. Tokens issued before it existed count as issued at the first
+   * millisecond of their `iat` second.
+   */
+  iatMs: z.number().int().optional(),
   exp: z.number().int(),
 });
-export type TokenClaims = z.infer<typeof TokenClaimsSchema>;
+/** Verified claims: `iatMs` always set. */
+export type TokenClaims = z.infer<typeof TokenClaimsSchema> & { iatMs: number };

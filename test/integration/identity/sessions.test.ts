@@ -252,12 +252,14 @@ describe('tenant isolation', () => {
     const asB = await browserB.get('/api/session').expect(200);
     expect(asB.body.session.agentName).toBe(b.agentName);
     await browserB.post('/api/plans/transition').send({ newPlan: 'retail_free' }).expect(200);
+    // The downgrade ended B's bearer token, even one minted in the same second (it passed before).
     await h
       .client()
       .post('/api/plans/transition')
       .set('Authorization', bearer(b.token!))
       .send({ newPlan: 'enterprise_max' })
-      .expect(200);
+      .expect(401);
+    await browserB.post('/api/plans/transition').send({ newPlan: 'enterprise_max' }).expect(200);
     const asA = await browserA.get('/api/session').expect(200);
     expect(asA.body.session).toMatchObject({ agentName: a.agentName, plan: 'retail_pro' });
     // B's logout leaves A signed in.
