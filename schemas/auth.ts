@@ -34,7 +34,12 @@ export const PrincipalSchema = z.object({
 });
 export type Principal = z.infer<typeof PrincipalSchema>;
 
-/** Claims of the service's JWTs (HS256). `sub` is an internal id and is never echoed in bodies. */
+/**
+ * Claims of the service's JWTs (HS256), as `TokenService.verify` gives them. On the wire a token
+ * shows only `{jti, iat, exp, enc}`: every other claim is sealed in `enc` (AES-256-GCM,
+ * actors/identity/sealed-claims.ts), so `sub` and `acc`, internal ids, are never readable in a
+ * token nor echoed in bodies.
+ */
 export const TokenClaimsSchema = z.object({
   sub: z.string().min(1),
   /** account = signup/signin/session token; agent = /register or deployed agent key; named = /api/bearer-tokens. */

@@ -5,6 +5,7 @@ import { AppError, errors } from '../../schemas/errors';
 import type { Logger } from '../../src/logging/logger';
 import type { CachePort } from '../../src/store/cache';
 import { verifyOwnHs256 } from './hs256';
+import { ClaimsSealer, SEALED_CLAIM } from './sealed-claims';
 import {
   appendRevocation,
   RevocationFeed,
@@ -88,7 +89,8 @@ export const VERIFIED_TOKENS_MAX = 4096;
 
 /**
  * Issues and verifies the service's bearer tokens: HS256 JWTs, 90 days, verified with an explicit
- * algorithm list.
+ * algorithm list. Only `jti`, `iat` and `exp` are readable in a token: the other claims (internal
+ * ids among them) are sealed in `enc` (sealed-claims.ts).
  *
  * Revocations (docs/authentication.md): each is written to the `RevocationStore` (durable, when
  * given), to this process's `RevocationList` (shared by the token services over the same cache),
@@ -107,6 +109,8 @@ export class TokenService {
    * public key on every call, which cost about a third of a /mcp request's CPU.
    */
   private readonly key: KeyObject;
+  /** Seals and opens the claims that name internal things (`enc`). */
+  private readonly sealer: ClaimsSealer;
   /**
    * Tokens whose signature and claims checked out, with their (frozen) claims. A holder sends the
    * same token with every request, and the HMAC, decoding and schema check were about a tenth of
@@ -123,6 +127,7 @@ export class TokenService {
     options: TokenServiceOptions = {},
   ) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+    this.sealer = new ClaimsSealer(secret);
     this.revocations = options.revocations;
     this.list = revocationListOf(cache);
     if (options.broadcasts) {
@@ -143,10 +148,11 @@ export class TokenService {
     const iatMs = issueStamp();
     const nowSec = Math.floor(iatMs / 1000);
     const exp = nowSec + Math.max(1, Math.floor(this.ttlMs / 1000));
-    const claims: Record<string, unknown> = { sub: input.sub, typ: input.typ, jti, iat: nowSec, iatMs, exp };
-    if (input.tid) claims.tid = input.tid;
-    if (input.acc) claims.acc = input.acc;
-    if (input.scopes) claims.scopes = input.scopes;
+    const sealed: Record<string, unknown> = { sub: input.sub, typ: input.typ, iatMs };
+    if (input.tid) sealed.tid = input.tid;
+    if (input.acc) sealed.acc = input.acc;
+    if (input.scopes) sealed.scopes = input.scopes;
+    const claims = { jti, iat: nowSec, exp, [SEALED_CLAIM]: this.sealer.seal(jti, sealed) };
     // `iat` is in the claims (jsonwebtoken keeps it; `noTimestamp` would delete it).
     const token = jwt.sign(claims, this.key, { algorithm: 'HS256' });
     return { token, jti, expiresAt: new Date(exp * 1000) };
@@ -199,7 +205,13 @@ export class TokenService {
         throw errors.unauthorized(expired ? 'Bearer token expired' : 'Invalid bearer token');
       }
     }
-    const parsed = TokenClaimsSchema.safeParse(decoded);
+    // A payload that is not an object fails the schema below.
+    const opened =
+      decoded !== null && typeof decoded === 'object' && !Array.isArray(decoded)
+        ? this.sealer.claimsOf(decoded as Record<string, unknown>)
+        : decoded;
+    if (opened === undefined) throw errors.unauthorized('Invalid bearer token');
+    const parsed = TokenClaimsSchema.safeParse(opened);
     if (!parsed.success) throw errors.unauthorized('Invalid bearer token');
     const claims: TokenClaims = { ...parsed.data, iatMs: parsed.data.iatMs ?? parsed.data.iat * 1000 };
     // Shared by every request that presents this token: nobody may change it.

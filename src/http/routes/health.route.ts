@@ -1,4 +1,5 @@
 import packageJson from '../../../package.json';
+import { healthView, isOpsAdmin } from '../../../actors/ops/health-view';
 import { isAppError } from '../../../schemas/errors';
 import type { HealthResponse } from '../../../schemas/http/health';
 import { OpsHealthReplySchema } from '../../../schemas/messages/ops';
@@ -20,7 +21,9 @@ function toolsOf(deps: ResolvedAppDeps): number | Promise<number> {
 
 /**
  * `GET /health` (no auth). The dependency states come from the `ops:health` actor, so the answer
- * also proves that this node reaches the actors through the transport.
+ * also proves that this node reaches the actors through the transport. Their details only go to
+ * an ops admin (`Bearer <ADMIN_TOKEN>`, actors/ops/health-view.ts); everyone else gets
+ * `{status, version, timestamp, tools}`.
  *
  * - 200 `status: 'ok'`: every dependency is up.
  * - 200 `status: 'degraded'`: the service answers but a dependency is not up (still 200, so one
@@ -33,7 +36,11 @@ export const healthRoute: RouteModule = (router, deps) => {
   const askOptions = Object.freeze({
     timeoutMs: Math.min(HEALTH_TIMEOUT_MS, deps.config.REQUEST_TIMEOUT_MS),
   });
-  router.get('/health', async (_req, res) => {
+  router.get('/health', async (req, res) => {
+    const opsAdmin = isOpsAdmin(
+      req.headers.authorization,
+      deps.services?.secrets.adminToken ?? deps.config.ADMIN_TOKEN,
+    );
     const counted = toolsOf(deps);
     const tools = typeof counted === 'number' ? counted : await counted;
     let body: HealthResponse;
@@ -67,6 +74,6 @@ export const healthRoute: RouteModule = (router, deps) => {
       };
       res.status(503).set('Retry-After', '1');
     }
-    res.json(body);
+    res.json(healthView(body, opsAdmin));
   });
 };

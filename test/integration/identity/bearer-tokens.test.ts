@@ -1,7 +1,7 @@
-import jwt from 'jsonwebtoken';
 import { Collection } from 'mongodb';
 import { namedTokensCollection } from '../../../actors/identity/named-tokens.collection';
 import { bearer, eventually, startIdentityHarness, type IdentityHarness } from './support/identity-harness';
+import { claimsOf, subjectOf } from '../../support/token-claims';
 
 let h: IdentityHarness;
 
@@ -17,7 +17,7 @@ const tokensRepo = () => h.runtime.documents.repository(namedTokensCollection);
 
 /** The default workspace signup provisioned for the account behind `auth` (test-only lookup by internal id). */
 async function workspaceOf(auth: string): Promise<string> {
-  const accountId = (jwt.decode(auth.slice('Bearer '.length)) as jwt.JwtPayload).sub!;
+  const accountId = subjectOf(auth.slice('Bearer '.length), h.runtime.secrets.jwtSecret);
   const found = await h.runtime.documents.db
     .collection<{ _id: string }>('workspaces')
     .findOne({ ownerAccountId: accountId, isDefault: true });
@@ -60,7 +60,7 @@ describe('POST /api/bearer-tokens', () => {
       bearerToken: value,
       oneTimeReveal: true,
     });
-    const claims = jwt.decode(value) as jwt.JwtPayload;
+    const claims = claimsOf(value, h.runtime.secrets.jwtSecret);
     expect(claims).toMatchObject({ typ: 'named', tid: res.body.token.id, acc: expect.any(String) });
     expect(claims.scopes).toBeUndefined();
     // The value is not stored anywhere: only its jti and the masked form.
@@ -89,7 +89,7 @@ describe('POST /api/bearer-tokens', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.token).toMatchObject({ workspaceId, projectId: 'prj-7', scopes: ['workspace', 'api'] });
-    expect((jwt.decode(res.body.bearerToken) as jwt.JwtPayload).scopes).toEqual(['workspace', 'api']);
+    expect(claimsOf(res.body.bearerToken, h.runtime.secrets.jwtSecret).scopes).toEqual(['workspace', 'api']);
   });
 
   it("404 for a workspaceId that is not one of the account's workspaces", async () => {

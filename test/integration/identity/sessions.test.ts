@@ -5,6 +5,7 @@ import {
   startAccountsHarness,
   type AccountsHarness,
 } from './support/accounts-harness';
+import { subjectOf } from '../../support/token-claims';
 
 let h: AccountsHarness;
 
@@ -61,8 +62,7 @@ describe('GET /api/session', () => {
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('UNAUTHORIZED');
     }
-    const [, payload] = account.token!.split('.');
-    const sub = JSON.parse(Buffer.from(payload, 'base64url').toString()).sub as string;
+    const sub = subjectOf(account.token!, h.jwtSecret);
     const shortLived = h.tokens(1000).issue({ sub, typ: 'account' });
     await h.client().get('/api/session').set('Authorization', bearer(shortLived.token)).expect(200);
     await new Promise((r) => setTimeout(r, 2100));
@@ -162,8 +162,7 @@ describe('POST /api/session/token', () => {
 
   it('a named token (or an agent key) cannot mint account tokens', async () => {
     const account = await h.signup(h.client());
-    const [, payload] = account.token!.split('.');
-    const sub = JSON.parse(Buffer.from(payload, 'base64url').toString()).sub as string;
+    const sub = subjectOf(account.token!, h.jwtSecret);
     const named = h.tokens().issue({ sub: 'tok_x', typ: 'named', tid: 'tok_x', acc: sub });
     const agent = h.tokens().issue({ sub: 'agt_x', typ: 'agent', acc: sub });
     for (const t of [named.token, agent.token]) {
@@ -271,8 +270,7 @@ describe('tenant isolation', () => {
 describe('revocations survive a restart of the embedded runtime', () => {
   it('keeps a revoked token refused after the cache is gone', async () => {
     const account = await h.signup(h.client());
-    const [, payload] = account.token!.split('.');
-    const sub = JSON.parse(Buffer.from(payload, 'base64url').toString()).sub as string;
+    const sub = subjectOf(account.token!, h.jwtSecret);
     const revoked = h.tokens().issue({ sub, typ: 'account' });
     const kept = h.tokens().issue({ sub, typ: 'account' });
     await h.tokens().revoke(revoked.jti, revoked.expiresAt);
