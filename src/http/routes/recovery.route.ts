@@ -1,4 +1,8 @@
-import { failureOf, executionSummary } from '../../../actors/executions/execution-views';
+import {
+  failureOf,
+  executionSummary,
+  RECOVERABLE_STATUSES,
+} from '../../../actors/executions/execution-views';
 import { isExecutionId } from '../../../actors/executions/executions.repo';
 import { errors } from '../../../schemas/errors';
 import {
@@ -11,9 +15,6 @@ import type { RouteModule } from '../app.types';
 import { parseBody, parseQuery } from '../validation';
 import { ACTION_TIMEOUT_MS, accountCaller, executionsOf } from './executions-common';
 
-/** Statuses the recovery listing shows (holds excepted: they are finished executions). */
-const RECOVERABLE = ['FAILED', 'PAUSED', 'CANCELLED'];
-
 /**
  * `/api/recovery` (docs/executions.md): the account's recoverable executions with what failed,
  * and the recovery actions (resume, retry, cancel, rollback) on one of them.
@@ -24,16 +25,17 @@ export const recoveryRoute: RouteModule = (router, deps) => {
   router.get('/api/recovery', deps.requireAuth, async (req, res) => {
     const caller = accountCaller(res);
     const query = parseQuery(ExecutionListQuerySchema, req);
-    const status = query.status ? query.status.filter((s) => RECOVERABLE.includes(s)) : RECOVERABLE;
+    const status = query.status
+      ? query.status.filter((s) => RECOVERABLE_STATUSES.includes(s))
+      : [...RECOVERABLE_STATUSES];
     if (status.length === 0) {
       res.json({ executions: [], nextCursor: null });
       return;
     }
-    const { docs, nextCursor } = await executionsOf(deps).queries.list(
-      caller.accountId,
-      { ...query, status },
-      { hold: { $exists: false } },
-    );
+    const { docs, nextCursor } = await executionsOf(deps).queries.list(caller.accountId, {
+      ...query,
+      status,
+    });
     const executions = docs.map((doc) => ({ ...executionSummary(doc), failure: failureOf(doc)! }));
     res.json(RecoveryListResponseSchema.parse({ executions, nextCursor }));
   });
