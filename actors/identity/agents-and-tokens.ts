@@ -1,8 +1,8 @@
 import { AGENT_CHANGED_BROADCAST } from '../../schemas/messages/tools';
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
+import { defaultWorkspaceOf } from '../workspaces/default-workspace';
 import { workspaceMembershipOf } from '../workspaces/workspaces';
-import { workspacesCollection } from './accounts.repo';
 import { agentDirectoryActor } from './agent-directory.actor';
 import { agentActor } from './agent.actor';
 import { agentsCollection } from './agents.collection';
@@ -21,12 +21,13 @@ export interface AgentsAndTokensWiring {
   isWorkspaceMember?: (accountId: string, workspaceId: string) => Promise<boolean>;
 }
 
-/** The lookups into the workspaces: an account's default one, and membership. */
+/**
+ * The lookups into the workspaces: an account's default one (provisioned on first use for an
+ * account that has none yet, actors/workspaces/default-workspace.ts), and membership.
+ */
 export function workspaceLookups(services: Services): Required<AgentsAndTokensWiring> {
-  const workspaces = services.documents.repository(workspacesCollection);
   return {
-    defaultWorkspaceOf: async (accountId) =>
-      (await workspaces.findOne({ ownerAccountId: accountId, isDefault: true }))?._id,
+    defaultWorkspaceOf: (accountId) => defaultWorkspaceOf(services, accountId),
     // The one membership decision of the workspaces domain (docs/workspaces.md).
     isWorkspaceMember: (accountId, workspaceId) =>
       workspaceMembershipOf(services).isMember({ accountId }, workspaceId),

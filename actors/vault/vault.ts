@@ -7,6 +7,7 @@ import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import type { Logger } from '../../src/logging/logger';
 import type { DocumentStore } from '../../src/store/mongo';
 import { accountsCollection } from '../identity/accounts.repo';
+import { defaultWorkspaceOf } from '../workspaces/default-workspace';
 import { workspaceMembershipOf } from '../workspaces/workspaces';
 import { agentsCollection } from '../identity/agents.collection';
 import { InstallationPermissionChecker, type AppPermissionChecker } from './app-permissions';
@@ -174,7 +175,9 @@ export function vaultActors(services: Services): AnyActorDefinition[] {
   const grantsRepo = documents.repository(grantsCollection);
   const accounts = documents.repository(accountsCollection);
   const agents = documents.repository(agentsCollection);
-  const workspaces = new VaultWorkspaces(workspaceMembershipOf(services), accounts);
+  const workspaces = new VaultWorkspaces(workspaceMembershipOf(services), accounts, (accountId) =>
+    defaultWorkspaceOf(services, accountId),
+  );
   const audit = new VaultAuditLog(documents.repository(auditCollection), now);
   const lifecycle = vault.lifecycle;
   return [
