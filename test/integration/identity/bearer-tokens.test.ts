@@ -1,3 +1,4 @@
+import { TokenService } from '../../../actors/identity/token-service';
 import { Collection } from 'mongodb';
 import { namedTokensCollection } from '../../../actors/identity/named-tokens.collection';
 import { bearer, eventually, startIdentityHarness, type IdentityHarness } from './support/identity-harness';
@@ -210,6 +211,26 @@ describe('PATCH /api/bearer-tokens', () => {
     expect((await h.http().get(PATH).set('Authorization', bearer(fresh))).status).toBe(200);
     const doc = await tokensRepo().findById(created.body.token.id);
     expect(doc!.audit.map((a) => a.action)).toEqual(['created', 'rotated']);
+  });
+
+  it('refuses a value of the token that is not its current one, even one no revocation names', async () => {
+    const op = await operator();
+    const created = await op.create({ name: 'current only', scopes: ['api'] });
+    const accountId = subjectOf(created.body.bearerToken as string, h.runtime.secrets.jwtSecret);
+    // A genuine signature for this token id, but not the value the record holds (its jti differs).
+    const other = new TokenService(h.runtime.secrets.jwtSecret, h.runtime.cache).issue({
+      sub: accountId,
+      typ: 'named',
+      tid: created.body.token.id as string,
+      acc: accountId,
+      scopes: ['api'],
+    });
+    const res = await h.http().get(PATH).set('Authorization', bearer(other.token));
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'Bearer token revoked', code: 'UNAUTHORIZED' });
+    expect((await h.http().get(PATH).set('Authorization', bearer(created.body.bearerToken))).status).toBe(
+      200,
+    );
   });
 
   it('revoke: status revoked, the value refused at once, the audit trail kept; later changes are 409', async () => {
