@@ -34,7 +34,12 @@ export const PrincipalSchema = z.object({
 });
 export type Principal = z.infer<typeof PrincipalSchema>;
 
-/** Claims of the service's JWTs (HS256). `sub` is an internal id and is never echoed in bodies. */
+/**
+ * Claims of the service's JWTs (HS256), as `TokenService.verify` gives them. On the wire a token
+ * shows only `{jti, iat, exp, enc}`: every other claim is sealed in `enc` (AES-256-GCM,
+ * actors/identity/sealed-claims.ts), so `sub` and `acc`, internal ids, are never readable in a
+ * token nor echoed in bodies.
+ */
 export const TokenClaimsSchema = z.object({
   sub: z.string().min(1),
   /** account = signup/signin/session token; agent = /register or deployed agent key; named = /api/bearer-tokens. */
@@ -46,6 +51,13 @@ export const TokenClaimsSchema = z.object({
   acc: z.string().optional(),
   scopes: z.array(TokenScopeSchema).optional(),
   iat: z.number().int(),
+  /**
+   * Issue time in epoch ms, unique and increasing within a process (`TokenService.issue`): what
+   * an account cutoff compares with. Tokens issued before it existed count as issued at the first
+   * millisecond of their `iat` second.
+   */
+  iatMs: z.number().int().optional(),
   exp: z.number().int(),
 });
-export type TokenClaims = z.infer<typeof TokenClaimsSchema>;
+/** Verified claims: `iatMs` always set. */
+export type TokenClaims = z.infer<typeof TokenClaimsSchema> & { iatMs: number };

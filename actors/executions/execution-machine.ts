@@ -62,7 +62,7 @@ export const ACTION_RULES: Readonly<Record<ExecutionAction, Readonly<Record<stri
   },
   resume: { PAUSED: 'RUNNING', 'PAUSED (hold)': 'the held status' },
   retry: { FAILED: 'RUNNING', CANCELLED: 'RUNNING' },
-  cancel: { QUEUED: 'CANCELLED', RUNNING: 'CANCELLED', PAUSED: 'CANCELLED' },
+  cancel: { QUEUED: 'CANCELLED', RUNNING: 'CANCELLED', PAUSED: 'CANCELLED', 'PAUSED (hold)': 'CANCELLED' },
   rollback: { COMPLETED: 'COMPLETED', FAILED: 'FAILED', CANCELLED: 'CANCELLED' },
 };
 
@@ -230,17 +230,22 @@ export function decideAction(
       return dec;
     }
     case 'cancel': {
-      const cancellable =
-        doc.status === 'QUEUED' || doc.status === 'RUNNING' || (doc.status === 'PAUSED' && !doc.hold);
-      if (!cancellable) throw illegalMove(doc, action, doc.hold ? 'resume it first' : undefined);
+      // PAUSED means PAUSED: a hold (paused after it finished) is cancelled like any pause.
+      const cancellable = doc.status === 'QUEUED' || doc.status === 'RUNNING' || doc.status === 'PAUSED';
+      if (!cancellable) throw illegalMove(doc, action);
       d.status = 'CANCELLED';
       d.endedAt = now;
+      d.hold = undefined;
       d.stopped = { action: 'cancel', at: now, beforeStep: nextStepIndex(doc) };
       const inFlight = doc.current
         ? `; ${stepLabel(doc.steps[doc.current.index], doc.current.index)} finishes first`
         : '';
-      dec.logs.push({ level: 'info', message: `Cancelled before step ${nextStepIndex(doc) + 1}${inFlight}` });
-      notify('Execution cancelled', `Before step ${nextStepIndex(doc) + 1}`);
+      const held = doc.hold ? ` (held, was ${doc.hold.previousStatus})` : '';
+      dec.logs.push({
+        level: 'info',
+        message: `Cancelled before step ${nextStepIndex(doc) + 1}${held}${inFlight}`,
+      });
+      notify('Execution cancelled', `Before step ${nextStepIndex(doc) + 1}${held}`);
       return dec;
     }
     case 'rollback': {

@@ -8,11 +8,22 @@ import type { ExecutionSummary, ExecutionView, LogView, StepView } from '../../s
 
 const iso = (d: Date | undefined) => (d ? d.toISOString() : null);
 
-/** What failed, as the recovery listing shows it (also derived for paused and cancelled ones). */
+/** Statuses `GET /api/recovery` lists: every PAUSED one (holds included), FAILED and CANCELLED. */
+export const RECOVERABLE_STATUSES: readonly string[] = ['FAILED', 'PAUSED', 'CANCELLED'];
+
+/**
+ * What failed, as the recovery listing shows it (also derived for paused and cancelled ones). A
+ * hold over a FAILED execution shows that failure; over a COMPLETED or CANCELLED one nothing
+ * failed: `whatFailed` is null and `message` says why it is held.
+ */
 export function failureOf(doc: ExecutionDocument): ExecutionSummary['failure'] {
   if (doc.failure) return { ...doc.failure, at: doc.failure.at.toISOString() };
+  if (doc.hold) {
+    const message = `Held after it ended ${doc.hold.previousStatus}: resume, cancel or panic release it`;
+    return { whatFailed: null, code: 'HELD', message, at: doc.hold.at.toISOString() };
+  }
   const stop = doc.stopped;
-  if (!stop || !['PAUSED', 'CANCELLED'].includes(doc.status) || doc.hold) return null;
+  if (!stop || !['PAUSED', 'CANCELLED'].includes(doc.status)) return null;
   const before = stop.beforeStep ?? doc.progress.completedSteps;
   const step = doc.steps[before];
   const where =

@@ -40,7 +40,8 @@ export type Stopped = Pick<ExecutionDocument, '_id' | 'accountId' | 'stopped' | 
 /** What the cancel of one execution is conditional on, and what its log line needs. */
 export type PanicCandidate = Pick<ExecutionDocument, '_id' | 'accountId' | 'logSeq' | 'progress'>;
 
-const ACTIVE = { status: { $in: [...ACTIVE_STATUSES] }, hold: { $exists: false } };
+/** What panic cancels: QUEUED, RUNNING and every PAUSED one, holds (paused after they ended) included. */
+const ACTIVE = { status: { $in: [...ACTIVE_STATUSES] } };
 const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 
 const CANDIDATE_FIELDS = { _id: 1, accountId: 1, logSeq: 1, progress: 1 } as const;
@@ -61,7 +62,7 @@ function byReadState(docs: PanicCandidate[]): PanicCandidate[][] {
 }
 
 /**
- * Cancels these executions for one panic (those still active, without a hold) and records in each
+ * Cancels these executions for one panic (those still active, holds included) and records in each
  * the sequence number of its log line. The writes are operator updates conditional on the state
  * read (status, log counter, progress), one per group of executions read in the same state, sent
  * as one bulk write: the sequence number each reserves is then known without reading it back. An
@@ -104,6 +105,7 @@ export async function cancelForPanic(
                 updatedAt: now,
               },
               $inc: { version: 1, logSeq: 1 },
+              $unset: { hold: '' },
             },
           },
         };
@@ -116,12 +118,12 @@ export async function cancelForPanic(
     const lost = (await executions
       .find(
         { _id: { $in: docs.map((d) => d._id) }, 'stopped.panicId': { $ne: panicId } },
-        { projection: { ...CANDIDATE_FIELDS, status: 1, hold: 1 } },
+        { projection: { ...CANDIDATE_FIELDS, status: 1 } },
       )
-      .toArray()) as Array<PanicCandidate & Pick<ExecutionDocument, 'status' | 'hold'>>;
+      .toArray()) as Array<PanicCandidate & Pick<ExecutionDocument, 'status'>>;
     const lostIds = new Set(lost.map((d) => d._id));
     stopped.push(...docs.filter((d) => !lostIds.has(d._id)).map(stop));
-    docs = lost.filter((d) => isActive(d.status) && !d.hold);
+    docs = lost.filter((d) => isActive(d.status));
     if (docs.length === 0) return stopped;
   }
   const ids = docs.map((d) => d._id);
@@ -136,6 +138,7 @@ export async function cancelForPanic(
         logSeq: { $add: ['$logSeq', 1] },
       },
     },
+    { $unset: 'hold' },
   ]);
   const done = await executions
     .find(

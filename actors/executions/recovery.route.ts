@@ -1,4 +1,4 @@
-import { failureOf, executionSummary } from './execution-views';
+import { failureOf, executionSummary, RECOVERABLE_STATUSES } from './execution-views';
 import { isExecutionId } from './executions.repo';
 import { errors } from '../../schemas/errors';
 import {
@@ -12,9 +12,6 @@ import { parseBody, parseQuery } from '../../src/http/validation';
 import { ACTION_TIMEOUT_MS, accountCaller, executionsOf } from './executions-http';
 import type { ExecutionsRouteServices } from './executions-http';
 
-/** Statuses the recovery listing shows (holds excepted: they are finished executions). */
-const RECOVERABLE = ['FAILED', 'PAUSED', 'CANCELLED'];
-
 /**
  * `/api/recovery` (docs/executions.md): the account's recoverable executions with what failed,
  * and the recovery actions (resume, retry, cancel, rollback) on one of them.
@@ -25,16 +22,17 @@ export const recoveryRoute: RouteModule<ExecutionsRouteServices> = (router, deps
   router.get('/api/recovery', deps.requireAuth, async (req, res) => {
     const caller = accountCaller(res);
     const query = parseQuery(ExecutionListQuerySchema, req);
-    const status = query.status ? query.status.filter((s) => RECOVERABLE.includes(s)) : RECOVERABLE;
+    const status = query.status
+      ? query.status.filter((s) => RECOVERABLE_STATUSES.includes(s))
+      : [...RECOVERABLE_STATUSES];
     if (status.length === 0) {
       res.json({ executions: [], nextCursor: null });
       return;
     }
-    const { docs, nextCursor } = await executionsOf(deps).queries.list(
-      caller.accountId,
-      { ...query, status },
-      { hold: { $exists: false } },
-    );
+    const { docs, nextCursor } = await executionsOf(deps).queries.list(caller.accountId, {
+      ...query,
+      status,
+    });
     const executions = docs.map((doc) => ({ ...executionSummary(doc), failure: failureOf(doc)! }));
     res.json(RecoveryListResponseSchema.parse({ executions, nextCursor }));
   });

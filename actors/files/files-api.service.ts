@@ -6,6 +6,7 @@ import type { FileEntry } from '../../schemas/tools/fs';
 import type { Services } from '../../src/boot/services';
 import { executionView } from '../executions/execution-views';
 import { recordCompletedExecution, workspaceForChange } from '../executions/record-completed';
+import { changeSpace } from './file-change-space';
 import { canSee, viewerOwns, visibleFilter, type FileViewer } from './file-scope';
 import {
   decodeCursor,
@@ -22,7 +23,8 @@ import { filesCollection } from './files.collection';
  * The operators' side of the governed files (`/api/files`, docs/files.md "HTTP"): an account's
  * files (`account:<id>`, or `account:<id>:ws:<id>` with a workspace), each change recorded as a
  * finished execution whose rollback restores the previous version. The tenant is the account: an
- * agent of the account acts on the account's files.
+ * agent of the account acts on the account's files. Without `workspaceId`, a change applies to
+ * the account's own space, or to its default workspace's (`changeSpace`, file-change-space.ts).
  */
 
 export type FilesCaller = Principal & { accountId: string };
@@ -117,6 +119,17 @@ export class FilesApi {
       throw errors.notFound('Workspace not found', { workspaceId });
     }
     return { accountId: caller.accountId, workspaceId };
+  }
+
+  /** The space of a change: the named workspace's, else as `changeSpace` decides. */
+  private spaceForChange(
+    caller: FilesCaller,
+    workspaceId: string | undefined,
+    path: string,
+    visibility?: FileVisibility,
+  ): Promise<FileScope> {
+    if (workspaceId !== undefined) return this.scopeOf(caller, workspaceId);
+    return changeSpace(this.services, this.store, caller.accountId, path, visibility);
   }
 
   /**
@@ -261,7 +274,7 @@ export class FilesApi {
       workspaceId?: string;
     },
   ) {
-    const scope = await this.scopeOf(caller, input.workspaceId);
+    const scope = await this.spaceForChange(caller, input.workspaceId, input.path, input.visibility);
     await workspaceForChange(this.executions, caller, scope.workspaceId);
     const written = await this.store.write(scope, {
       path: input.path,
@@ -284,7 +297,7 @@ export class FilesApi {
 
   /** Moves a file to `nextPath`; recorded as a FILE_RENAME execution. */
   async rename(caller: FilesCaller, input: { path: string; nextPath: string; workspaceId?: string }) {
-    const scope = await this.scopeOf(caller, input.workspaceId);
+    const scope = await this.spaceForChange(caller, input.workspaceId, input.path);
     await workspaceForChange(this.executions, caller, scope.workspaceId);
     const moved = await this.store.rename(scope, { path: input.path, nextPath: input.nextPath });
     const entry = listItem(moved.entry, true);
@@ -302,7 +315,7 @@ export class FilesApi {
 
   /** Deletes a file (or an empty directory); recorded as a FILE_DELETE execution. */
   async delete(caller: FilesCaller, input: { path: string; workspaceId?: string }) {
-    const scope = await this.scopeOf(caller, input.workspaceId);
+    const scope = await this.spaceForChange(caller, input.workspaceId, input.path);
     await workspaceForChange(this.executions, caller, scope.workspaceId);
     const gone = await this.store.delete(scope, { path: input.path });
     const execution = await this.record(

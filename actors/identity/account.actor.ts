@@ -90,7 +90,8 @@ export function accountActor(services: Services) {
       });
       // Losing bearer access ends the account tokens already issued (named tokens are separate).
       if (planHas(oldPlan, BEARER_CAPABILITY) && !planHas(newPlan, BEARER_CAPABILITY)) {
-        await tokens.revokeSubjectBefore(ctx.id, now);
+        // Cut at this moment, not at `now` (taken before the writes): a token issued meanwhile dies too.
+        await tokens.revokeSubjectBefore(ctx.id);
       }
       ctx.logger.info({ oldPlan, newPlan, reason }, 'plan transitioned');
       return { transitioned: true, noChange: false, transition, billing: BILLING };
@@ -153,8 +154,9 @@ export function accountActor(services: Services) {
           },
         );
         if (!updated) throw invalidResetToken();
-        // Tokens issued before the reset die with the old password (sessions: the front door).
-        await tokens.revokeSubjectBefore(ctx.id, now);
+        // Tokens issued before the reset die with the old password (sessions: the front door). The
+        // cut is taken now, to the millisecond and after every token this process issued so far.
+        await tokens.revokeSubjectBefore(ctx.id);
         return {};
       },
     },

@@ -1,7 +1,7 @@
 import { AGENT_CHANGED_BROADCAST } from '../../schemas/messages/tools';
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
-import { workspacesCollection } from '../workspaces/workspaces.collection';
+import { defaultWorkspaceOf } from '../workspaces/default-workspace';
 import { agentDirectoryActor } from './agent-directory.actor';
 import { agentActor, type AgentToolHandlers } from './agent.actor';
 import { agentsCollection } from './agents.collection';
@@ -22,14 +22,15 @@ export interface AgentsAndTokensWiring {
   isWorkspaceMember?: (accountId: string, workspaceId: string) => Promise<boolean>;
 }
 
-/** The lookups into the workspaces: an account's default one, and membership. */
+/**
+ * The lookups into the workspaces: an account's default one (provisioned on first use for an
+ * account that has none yet, actors/workspaces/default-workspace.ts), and membership.
+ */
 export function workspaceLookups(
   services: Services,
 ): Required<Pick<AgentsAndTokensWiring, 'defaultWorkspaceOf' | 'isWorkspaceMember'>> {
-  const workspaces = services.documents.repository(workspacesCollection);
   return {
-    defaultWorkspaceOf: async (accountId) =>
-      (await workspaces.findOne({ ownerAccountId: accountId, isDefault: true }))?._id,
+    defaultWorkspaceOf: (accountId) => defaultWorkspaceOf(services, accountId),
     // The one membership decision of the workspaces domain (docs/workspaces.md).
     isWorkspaceMember: (accountId, workspaceId) =>
       services.workspaces.membership.isMember({ accountId }, workspaceId),

@@ -27,7 +27,7 @@ export class RevokedTokensRepo implements RevocationStore {
       { _id: `sub:${record.subject}` },
       {
         $set: { kind: 'subject', revokedAt },
-        $max: { notBefore: record.notBefore, expiresAt: record.expiresAt },
+        $max: { notBeforeMs: record.notBeforeMs, expiresAt: record.expiresAt },
       },
       { upsert: true },
     );
@@ -39,13 +39,10 @@ export class RevokedTokensRepo implements RevocationStore {
       for await (const raw of cursor) {
         const doc = this.repo.parse(raw);
         if (doc.kind === 'token') yield { kind: 'token', jti: doc._id, expiresAt: doc.expiresAt };
-        else if (doc.notBefore !== undefined) {
-          yield {
-            kind: 'subject',
-            subject: doc._id.slice(4),
-            notBefore: doc.notBefore,
-            expiresAt: doc.expiresAt,
-          };
+        else if (doc.notBeforeMs !== undefined || doc.notBefore !== undefined) {
+          // Both when an older cutoff (seconds) was later raised in ms: the later one wins.
+          const notBeforeMs = Math.max(doc.notBeforeMs ?? 0, (doc.notBefore ?? 0) * 1000);
+          yield { kind: 'subject', subject: doc._id.slice(4), notBeforeMs, expiresAt: doc.expiresAt };
         }
       }
     } finally {

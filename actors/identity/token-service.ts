@@ -5,6 +5,7 @@ import { AppError, errors } from '../../schemas/errors';
 import type { Logger } from '../../src/logging/logger';
 import type { CachePort } from '../../src/store/cache';
 import { verifyOwnHs256 } from './hs256';
+import { ClaimsSealer, SEALED_CLAIM } from './sealed-claims';
 import {
   appendRevocation,
   RevocationFeed,
@@ -19,7 +20,24 @@ export const BEARER_TOKEN_TTL_MS = 90 * 24 * 60 * 60 * 1000;
 export const BEARER_EXPIRES_IN = '90 days';
 
 const REVOKED_PREFIX = 'auth:revoked:';
-const CUTOFF_PREFIX = 'auth:cutoff:';
+/** Account cutoffs in epoch ms (the earlier `auth:cutoff:` keys held seconds). */
+const CUTOFF_PREFIX = 'auth:cutoff-ms:';
+
+let lastStamp = 0;
+
+/**
+ * Epoch ms, strictly increasing within the process: the issue time of a token and the time of an
+ * account cutoff. Two of them are never equal, so a cutoff taken after a token was issued always
+ * refuses it, and a token issued after the cutoff always passes, even within one millisecond
+ * (whole seconds of `iat` let a token minted in the second of a password reset live on).
+ * When more than one stamp is asked for in a millisecond, the clock runs ahead by a millisecond
+ * for each, and is caught up by the wall clock at the next call.
+ */
+export function issueStamp(): number {
+  const now = Date.now();
+  lastStamp = now > lastStamp ? now : lastStamp + 1;
+  return lastStamp;
+}
 
 export interface IssueInput {
   sub: string;
@@ -38,7 +56,7 @@ export interface IssuedToken {
 /** One revocation as the durable store keeps it (see `schemas/documents/revoked-token.ts`). */
 export type RevocationRecord =
   | { kind: 'token'; jti: string; expiresAt: Date }
-  | { kind: 'subject'; subject: string; notBefore: number; expiresAt: Date };
+  | { kind: 'subject'; subject: string; notBeforeMs: number; expiresAt: Date };
 
 /**
  * Where revocations are kept durably (MongoDB `revoked_tokens`), so that `warm()` can put them back
@@ -71,7 +89,8 @@ export const VERIFIED_TOKENS_MAX = 4096;
 
 /**
  * Issues and verifies the service's bearer tokens: HS256 JWTs, 90 days, verified with an explicit
- * algorithm list.
+ * algorithm list. Only `jti`, `iat` and `exp` are readable in a token: the other claims (internal
+ * ids among them) are sealed in `enc` (sealed-claims.ts).
  *
  * Revocations (docs/authentication.md): each is written to the `RevocationStore` (durable, when
  * given), to this process's `RevocationList` (shared by the token services over the same cache),
@@ -90,6 +109,8 @@ export class TokenService {
    * public key on every call, which cost about a third of a /mcp request's CPU.
    */
   private readonly key: KeyObject;
+  /** Seals and opens the claims that name internal things (`enc`). */
+  private readonly sealer: ClaimsSealer;
   /**
    * Tokens whose signature and claims checked out, with their (frozen) claims. A holder sends the
    * same token with every request, and the HMAC, decoding and schema check were about a tenth of
@@ -106,6 +127,7 @@ export class TokenService {
     options: TokenServiceOptions = {},
   ) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+    this.sealer = new ClaimsSealer(secret);
     this.revocations = options.revocations;
     this.list = revocationListOf(cache);
     if (options.broadcasts) {
@@ -123,12 +145,14 @@ export class TokenService {
 
   issue(input: IssueInput): IssuedToken {
     const jti = randomBytes(16).toString('base64url');
-    const nowSec = Math.floor(Date.now() / 1000);
+    const iatMs = issueStamp();
+    const nowSec = Math.floor(iatMs / 1000);
     const exp = nowSec + Math.max(1, Math.floor(this.ttlMs / 1000));
-    const claims: Record<string, unknown> = { sub: input.sub, typ: input.typ, jti, iat: nowSec, exp };
-    if (input.tid) claims.tid = input.tid;
-    if (input.acc) claims.acc = input.acc;
-    if (input.scopes) claims.scopes = input.scopes;
+    const sealed: Record<string, unknown> = { sub: input.sub, typ: input.typ, iatMs };
+    if (input.tid) sealed.tid = input.tid;
+    if (input.acc) sealed.acc = input.acc;
+    if (input.scopes) sealed.scopes = input.scopes;
+    const claims = { jti, iat: nowSec, exp, [SEALED_CLAIM]: this.sealer.seal(jti, sealed) };
     // `iat` is in the claims (jsonwebtoken keeps it; `noTimestamp` would delete it).
     const token = jwt.sign(claims, this.key, { algorithm: 'HS256' });
     return { token, jti, expiresAt: new Date(exp * 1000) };
@@ -181,11 +205,18 @@ export class TokenService {
         throw errors.unauthorized(expired ? 'Bearer token expired' : 'Invalid bearer token');
       }
     }
-    const parsed = TokenClaimsSchema.safeParse(decoded);
+    // A payload that is not an object fails the schema below.
+    const opened =
+      decoded !== null && typeof decoded === 'object' && !Array.isArray(decoded)
+        ? this.sealer.claimsOf(decoded as Record<string, unknown>)
+        : decoded;
+    if (opened === undefined) throw errors.unauthorized('Invalid bearer token');
+    const parsed = TokenClaimsSchema.safeParse(opened);
     if (!parsed.success) throw errors.unauthorized('Invalid bearer token');
+    const claims: TokenClaims = { ...parsed.data, iatMs: parsed.data.iatMs ?? parsed.data.iat * 1000 };
     // Shared by every request that presents this token: nobody may change it.
-    if (parsed.data.scopes) Object.freeze(parsed.data.scopes);
-    return Object.freeze(parsed.data);
+    if (claims.scopes) Object.freeze(claims.scopes);
+    return Object.freeze(claims);
   }
 
   /** The revocation keys in the cache: both in one read (account tokens can be cut off as a whole). */
@@ -193,7 +224,7 @@ export class TokenService {
     const keys = [REVOKED_PREFIX + claims.jti];
     if (claims.typ === 'account') keys.push(CUTOFF_PREFIX + claims.sub);
     const [revoked, cutoff] = await this.cache.mget(keys);
-    if (revoked !== null || (cutoff != null && claims.iat < Number(cutoff))) {
+    if (revoked !== null || (cutoff != null && claims.iatMs < Number(cutoff))) {
       throw errors.unauthorized('Bearer token revoked');
     }
     return claims;
@@ -209,16 +240,18 @@ export class TokenService {
   }
 
   /**
-   * Refuses every account token (`typ: 'account'`) of `subject` issued before `at` (to the
-   * second): used after a password reset and a downgrade to a plan without bearer access. Named
-   * tokens and agent keys are not affected (they are revoked one by one).
+   * Refuses every account token (`typ: 'account'`) of `subject` issued before now (to the
+   * millisecond, as an `issueStamp`: every token this process issued so far is refused and every
+   * later one passes), or before `at` when that is later: used after a password reset and a
+   * downgrade to a plan without bearer access. Named tokens and agent keys are not affected (they
+   * are revoked one by one).
    */
-  async revokeSubjectBefore(subject: string, at: Date = new Date()): Promise<void> {
-    const notBefore = Math.floor(at.getTime() / 1000);
-    const expiresAt = new Date(at.getTime() + this.ttlMs);
-    await this.revocations?.save({ kind: 'subject', subject, notBefore, expiresAt });
-    await this.applyCutoff(subject, notBefore, expiresAt.getTime());
-    await this.share({ kind: 'subject', subject, notBefore, expiresAt: expiresAt.getTime() });
+  async revokeSubjectBefore(subject: string, at?: Date): Promise<void> {
+    const notBeforeMs = Math.max(at?.getTime() ?? 0, issueStamp());
+    const expiresAt = new Date(notBeforeMs + this.ttlMs);
+    await this.revocations?.save({ kind: 'subject', subject, notBeforeMs, expiresAt });
+    await this.applyCutoff(subject, notBeforeMs, expiresAt.getTime());
+    await this.share({ kind: 'subject', subject, notBeforeMs, expiresAt: expiresAt.getTime() });
   }
 
   /**
@@ -250,7 +283,7 @@ export class TokenService {
             }),
           );
         } else {
-          batch.push(this.applyCutoff(record.subject, record.notBefore, record.expiresAt.getTime()));
+          batch.push(this.applyCutoff(record.subject, record.notBeforeMs, record.expiresAt.getTime()));
         }
         count++;
         if (batch.length >= 100) {
@@ -274,12 +307,12 @@ export class TokenService {
     return err instanceof AppError && err.code === 'UNAUTHORIZED';
   }
 
-  private async applyCutoff(subject: string, notBefore: number, expiresAtMs: number): Promise<void> {
-    this.list.apply({ kind: 'subject', subject, notBefore, expiresAt: expiresAtMs });
+  private async applyCutoff(subject: string, notBeforeMs: number, expiresAtMs: number): Promise<void> {
+    this.list.apply({ kind: 'subject', subject, notBeforeMs, expiresAt: expiresAtMs });
     // Never move a cutoff back: a later reset wins whatever the order the writes land in.
     const current = Number((await this.cache.get(CUTOFF_PREFIX + subject)) ?? 0);
-    if (current >= notBefore) return;
-    await this.cache.set(CUTOFF_PREFIX + subject, String(notBefore), { ttlMs: ttlUntil(expiresAtMs) });
+    if (current >= notBeforeMs) return;
+    await this.cache.set(CUTOFF_PREFIX + subject, String(notBeforeMs), { ttlMs: ttlUntil(expiresAtMs) });
   }
 }
 

@@ -22,6 +22,8 @@ export class VaultWorkspaces {
   constructor(
     private readonly membership: WorkspaceMembership,
     private readonly accounts: Repository<AccountDocument>,
+    /** Provisions a missing default workspace on first use (actors/workspaces/default-workspace.ts). */
+    private readonly ensureDefault?: (accountId: string) => Promise<string | undefined>,
   ) {}
 
   /** Whether the account owns the workspace or is one of its members. */
@@ -29,8 +31,13 @@ export class VaultWorkspaces {
     return this.membership.isMember({ accountId }, workspaceId);
   }
 
-  /** The account's default workspace (provisioned at signup). */
+  /** The account's default workspace (provisioned at signup, or on first use for older accounts). */
   async defaultOf(accountId: string): Promise<string> {
+    if (this.ensureDefault) {
+      const id = await this.ensureDefault(accountId);
+      if (!id) throw errors.notFound('Account not found');
+      return id;
+    }
     const account = await this.accounts.findById(accountId);
     if (!account) throw errors.notFound('Account not found');
     return account.defaultWorkspaceId;

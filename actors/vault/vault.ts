@@ -7,6 +7,7 @@ import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import type { Logger } from '../../src/logging/logger';
 import type { DocumentStore } from '../../src/store/mongo';
 import { accountsCollection } from '../identity/accounts.collection';
+import { defaultWorkspaceOf } from '../workspaces/default-workspace';
 import { agentsCollection } from '../identity/agents.collection';
 import { InstallationPermissionChecker, type AppPermissionChecker } from './app-permissions';
 import { GrantLifecycle } from './grant-lifecycle';
@@ -166,7 +167,9 @@ export function vaultActors(services: Services): AnyActorDefinition[] {
   const grantsRepo = documents.repository(grantsCollection);
   const accounts = documents.repository(accountsCollection);
   const agents = documents.repository(agentsCollection);
-  const workspaces = new VaultWorkspaces(services.workspaces.membership, accounts);
+  const workspaces = new VaultWorkspaces(services.workspaces.membership, accounts, (accountId) =>
+    defaultWorkspaceOf(services, accountId),
+  );
   const audit = new VaultAuditLog(documents.repository(auditCollection), now);
   const lifecycle = vault.lifecycle;
   return [

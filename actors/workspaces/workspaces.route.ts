@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { InvitationsApi } from './invitations.service';
 import type { WorkspacesApi } from './workspaces.service';
+import { displayNameSchema } from '../../schemas/display-text';
 import { WORKSPACE_LIMITS } from './workspace-members.collection';
 import { WorkspaceMemberRoleSchema } from '../../schemas/documents/workspace-member';
 import { errors } from '../../schemas/errors';
@@ -10,14 +12,16 @@ import { parseBody } from '../../src/http/validation';
 /** What the workspaces routes read from the process's services. */
 interface WorkspacesRouteServices {
   readonly workspaces: WorkspacesApi;
+  readonly invitations: InvitationsApi;
 }
 
 /** A workspace id as handed out (`ws_…`); anything else is a malformed request, not a lookup. */
 const WorkspaceIdSchema = z.string().regex(/^ws_[A-Za-z0-9_-]{1,100}$/, 'must be a workspace id (ws_…)');
 const MemberIdSchema = z.string().regex(/^wsm_[a-f0-9]{24}$/, 'must be a member id (wsm_…)');
+const InvitationIdSchema = z.string().regex(/^wsi_[a-f0-9]{24}$/, 'must be an invitation id (wsi_…)');
 
 const CreateBodySchema = z.object({
-  name: z.string().trim().min(1).max(WORKSPACE_LIMITS.maxName),
+  name: displayNameSchema(WORKSPACE_LIMITS.maxName),
 });
 
 const AddMemberBodySchema = z
@@ -46,6 +50,11 @@ function apiOf(deps: ResolvedAppDeps<WorkspacesRouteServices>) {
   return deps.services.workspaces;
 }
 
+function invitationsOf(deps: ResolvedAppDeps<WorkspacesRouteServices>) {
+  if (!deps.services) throw errors.unavailable('Workspaces are not available on this node');
+  return deps.services.invitations;
+}
+
 /**
  * `/api/workspaces` (docs/workspaces.md): the caller's workspaces, shared workspaces and their
  * members. Membership decides what `workspace` visibility shows in files, memory and the vault.
@@ -71,13 +80,40 @@ export const workspacesRoute: RouteModule<WorkspacesRouteServices> = (router, de
     const caller = requirePrincipal(res);
     const workspaceId = param(WorkspaceIdSchema, req.params.workspaceId, 'workspaceId');
     const body = parseBody(AddMemberBodySchema, req);
-    const member = await apiOf(deps).addMember(caller, workspaceId, {
+    const added = await apiOf(deps).addMember(caller, workspaceId, {
       email: body.email,
       agentRef: body.agentRef ?? body.agentId,
       role: body.role,
     });
-    res.status(201).json({ member });
+    // 201 member (the owner's own agent), 202 invitation (anyone else: docs/workspaces.md).
+    res.status('member' in added ? 201 : 202).json(added);
   });
+
+  router.delete(
+    '/api/workspaces/:workspaceId/invitations/:invitationId',
+    deps.requireAuth,
+    async (req, res) => {
+      const caller = requirePrincipal(res);
+      const workspaceId = param(WorkspaceIdSchema, req.params.workspaceId, 'workspaceId');
+      const invitationId = param(InvitationIdSchema, req.params.invitationId, 'invitationId');
+      res.json({
+        revoked: true,
+        invitation: await invitationsOf(deps).revoke(caller, workspaceId, invitationId),
+      });
+    },
+  );
+
+  router.get('/api/workspace-invitations', deps.requireAuth, async (_req, res) => {
+    res.json({ invitations: await invitationsOf(deps).received(requirePrincipal(res)) });
+  });
+
+  for (const action of ['accept', 'decline'] as const) {
+    router.post(`/api/workspace-invitations/:invitationId/${action}`, deps.requireAuth, async (req, res) => {
+      const caller = requirePrincipal(res);
+      const invitationId = param(InvitationIdSchema, req.params.invitationId, 'invitationId');
+      res.json(await invitationsOf(deps).answer(caller, invitationId, action));
+    });
+  }
 
   router.delete('/api/workspaces/:workspaceId/members/:memberId', deps.requireAuth, async (req, res) => {
     const caller = requirePrincipal(res);

@@ -9,6 +9,8 @@ import { workspacesCollection } from './workspaces.collection';
 import { accountsCollection } from '../identity/accounts.collection';
 import { agentsCollection } from '../identity/agents.collection';
 import { membershipEpochsCollection } from './membership-epochs.collection';
+import { WorkspaceInvitations, type InvitationView } from './workspace-invitations';
+import { workspaceInvitationsCollection } from './workspace-invitations.collection';
 import { type MembershipRole, type MemberSubject, WorkspaceMembership } from './workspace-membership';
 import {
   WORKSPACE_LIMITS,
@@ -24,7 +26,8 @@ import {
  * domain's (`workspaces`); members beyond the owner are `workspace_members` documents. Every
  * membership change invalidates the member's cached list (`WorkspaceMembership.invalidate`; with
  * the cache unreachable, raises the membership epoch instead) before it answers, so visibility
- * follows at once.
+ * follows at once. Another account, or another account's agent, is invited rather than added: it
+ * becomes a member when it accepts (workspace-invitations.ts).
  */
 
 export type WorkspacesCaller = Principal;
@@ -71,8 +74,21 @@ function accountOf(caller: WorkspacesCaller): string {
 
 const notFound = () => errors.notFound('Workspace not found', { field: 'workspaceId' });
 
+/** What `addMember` did: added at once (the owner's own agent) or invited (anyone else). */
+export type AddMemberResult = { member: MemberView } | { invitation: InvitationView };
+
+/** A member to add: an account, or one agent. */
+export interface NewMember {
+  accountId?: string;
+  agentId?: string;
+  email?: string;
+  agentRef?: string;
+  name?: string;
+}
+
 export class WorkspacesApi {
   readonly membership: WorkspaceMembership;
+  readonly invitations: WorkspaceInvitations;
   private readonly workspaces: Repository<WorkspaceDocument>;
   private readonly members: Repository<WorkspaceMemberDocument>;
 
@@ -87,6 +103,12 @@ export class WorkspacesApi {
       cache,
       { logger: logger.child({ component: 'workspaces' }) },
     );
+    this.invitations = new WorkspaceInvitations({
+      invitations: documents.repository(workspaceInvitationsCollection),
+      workspaces: this.workspaces,
+      accounts: documents.repository(accountsCollection),
+      agents: documents.repository(agentsCollection),
+    });
   }
 
   /** The caller's workspaces (owned and joined), by name then id. */
@@ -103,10 +125,14 @@ export class WorkspacesApi {
     return views.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   }
 
-  /** One workspace and its members; 404 unless the caller is a member. */
+  /** One workspace and its members (and, for its owner, the pending invitations); 404 unless a member. */
   async get(caller: WorkspacesCaller, workspaceId: string) {
     const { ws, role } = await this.memberOf(caller, workspaceId);
-    return { workspace: this.view(ws, caller, role), members: await this.memberViews(ws) };
+    return {
+      workspace: this.view(ws, caller, role),
+      members: await this.memberViews(ws),
+      ...(role === 'owner' ? { invitations: await this.invitations.pendingOf(ws._id) } : {}),
+    };
   }
 
   /** A new shared workspace owned by the calling account. */
@@ -134,20 +160,78 @@ export class WorkspacesApi {
     return this.view(ws, caller, 'owner');
   }
 
-  /** Adds an account (by email) or one agent (by `agentRef`); the owner only. */
-  async addMember(caller: WorkspacesCaller, workspaceId: string, input: AddMemberInput): Promise<MemberView> {
+  /**
+   * The owner adds one of its own agents (by `agentRef`) at once; any other account (by email) or
+   * agent (by `agentRef`) is invited (docs/workspaces.md, "Invitations"). An invitation's answer
+   * says nothing about the invitee, not even whether it exists.
+   */
+  async addMember(
+    caller: WorkspacesCaller,
+    workspaceId: string,
+    input: AddMemberInput,
+  ): Promise<AddMemberResult> {
     const accountId = accountOf(caller);
     const { ws, role } = await this.memberOf(caller, workspaceId);
     if (role !== 'owner') throw errors.forbidden("Only the workspace's owner manages its members");
-    const target = await this.resolveTarget(input);
-    if (target.accountId === ws.ownerAccountId) {
-      throw errors.conflict('This account owns the workspace', { field: 'email' });
+    const given = input.role ?? 'member';
+    const taken = (await this.members.count({ workspaceId })) + (await this.invitations.count(workspaceId));
+    if (taken >= WORKSPACE_LIMITS.maxMembers) {
+      throw errors.conflict(
+        `A workspace has at most ${WORKSPACE_LIMITS.maxMembers} members and invitations`,
+        {
+          limit: WORKSPACE_LIMITS.maxMembers,
+        },
+      );
     }
-    if ((await this.members.count({ workspaceId })) >= WORKSPACE_LIMITS.maxMembers) {
-      throw errors.conflict(`A workspace has at most ${WORKSPACE_LIMITS.maxMembers} members`, {
-        limit: WORKSPACE_LIMITS.maxMembers,
-      });
+    const accounts = this.services.documents.repository(accountsCollection);
+    if (input.email !== undefined) {
+      const email = input.email.trim().toLowerCase();
+      const owner = await accounts.findById(ws.ownerAccountId);
+      if (owner?.email === email)
+        throw errors.conflict('This account owns the workspace', { field: 'email' });
+      const account = await accounts.findOne({ email });
+      if (account && (await this.isMemberDoc(workspaceId, accountMemberKey(account._id)))) {
+        throw errors.conflict('Already a member of this workspace', { field: 'email' });
+      }
+      return { invitation: await this.invitations.invite(workspaceId, accountId, { email }, given) };
     }
+    const agentRef = input.agentRef ?? '';
+    const agent = await this.services.documents.repository(agentsCollection).findOne({ agentRef });
+    if (agent?.accountId === accountId) {
+      const target = { agentId: agent._id, agentRef: agent.agentRef, name: agent.name };
+      return { member: await this.insertMember(workspaceId, target, given, accountId) };
+    }
+    if (agent && (await this.isMemberDoc(workspaceId, agentMemberKey(agent._id)))) {
+      throw errors.conflict('Already a member of this workspace', { field: 'agentRef' });
+    }
+    return { invitation: await this.invitations.invite(workspaceId, accountId, { agentRef }, given) };
+  }
+
+  private async isMemberDoc(workspaceId: string, memberKey: string): Promise<boolean> {
+    return (await this.members.findOne({ workspaceId, memberKey })) !== null;
+  }
+
+  workspaceById(workspaceId: string): Promise<WorkspaceDocument | null> {
+    return this.workspaces.findById(workspaceId);
+  }
+
+  /** The view of `target`'s member document in the workspace, if there is one. */
+  async existingMember(workspaceId: string, target: NewMember): Promise<MemberView | undefined> {
+    const memberKey = target.accountId ? accountMemberKey(target.accountId) : agentMemberKey(target.agentId!);
+    const doc = await this.members.findOne({ workspaceId, memberKey });
+    return doc ? this.memberView(doc, target) : undefined;
+  }
+
+  /**
+   * Writes a member (an added own agent, an accepted invitation) and invalidates its cached
+   * membership before answering. A member already there is 409.
+   */
+  async insertMember(
+    workspaceId: string,
+    target: NewMember,
+    role: WorkspaceMemberRole,
+    addedBy: string,
+  ): Promise<MemberView> {
     const memberKey = target.accountId ? accountMemberKey(target.accountId) : agentMemberKey(target.agentId!);
     let doc: WorkspaceMemberDocument;
     try {
@@ -156,8 +240,8 @@ export class WorkspacesApi {
         workspaceId,
         memberKey,
         ...(target.accountId ? { accountId: target.accountId } : { agentId: target.agentId }),
-        role: input.role ?? 'member',
-        addedBy: accountId,
+        role,
+        addedBy,
         createdAt: new Date(),
       });
     } catch (err) {
@@ -189,30 +273,14 @@ export class WorkspacesApi {
   }
 
   /** The workspace and the caller's role; 404 for a workspace that does not exist or is not the caller's. */
-  private async memberOf(caller: WorkspacesCaller, workspaceId: string) {
+  async memberOf(caller: WorkspacesCaller, workspaceId: string) {
     const ws = await this.workspaces.findById(workspaceId);
     const role = ws ? await this.membership.roleOf(subjectOf(caller), workspaceId) : undefined;
     if (!ws || !role) throw notFound();
     return { ws, role };
   }
 
-  private async resolveTarget(
-    input: AddMemberInput,
-  ): Promise<{ accountId?: string; agentId?: string; email?: string; agentRef?: string; name?: string }> {
-    if (input.email !== undefined) {
-      const email = input.email.trim().toLowerCase();
-      const account = await this.services.documents.repository(accountsCollection).findOne({ email });
-      if (!account) throw errors.notFound('No account with this email', { field: 'email' });
-      return { accountId: account._id, email: account.email };
-    }
-    const agent = await this.services.documents
-      .repository(agentsCollection)
-      .findOne({ agentRef: input.agentRef ?? '' });
-    if (!agent) throw errors.notFound('Agent not found', { field: 'agentRef' });
-    return { agentId: agent._id, agentRef: agent.agentRef, name: agent.name };
-  }
-
-  private view(ws: WorkspaceDocument, caller: WorkspacesCaller, role: MembershipRole): WorkspaceView {
+  view(ws: WorkspaceDocument, caller: WorkspacesCaller, role: MembershipRole): WorkspaceView {
     return {
       id: ws._id,
       name: ws.name,

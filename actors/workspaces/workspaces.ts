@@ -1,4 +1,5 @@
 import { membershipEpochsCollection } from './membership-epochs.collection';
+import { workspaceInvitationsCollection } from './workspace-invitations.collection';
 import { workspaceMembersCollection } from './workspace-members.collection';
 
 /**
@@ -7,7 +8,12 @@ import { workspaceMembersCollection } from './workspace-members.collection';
  * (one document read or a cache hit each).
  */
 export { WorkspacesApi } from './workspaces.service';
+export { InvitationsApi } from './invitations.service';
 export type { MemberSubject, MembershipRole } from './workspace-membership';
 
 /** Collections of the workspaces domain (indexes ensured at boot). */
-export const workspacesCollections = [workspaceMembersCollection, membershipEpochsCollection] as const;
+export const workspacesCollections = [
+  workspaceMembersCollection,
+  membershipEpochsCollection,
+  workspaceInvitationsCollection,
+] as const;

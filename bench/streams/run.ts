@@ -20,6 +20,7 @@ import type { MarkerReport } from './loop-runner';
 import { runPanic } from './panic-bench';
 import { markdown, targetsOf, type StreamsReport } from './report';
 import { runSubscribers } from './subscribers';
+import { ClaimsSealer } from '../../actors/identity/sealed-claims';
 
 /**
  * `npm run bench:streams` (docs in bench/README.md), in one run against one cluster (an api node
@@ -102,7 +103,11 @@ async function cleanRedis(url: string, given: readonly string[]): Promise<number
 }
 
 /** Signs up an account: its bearer token and its id (the token's subject, for the cleanup). */
-async function signup(pool: Pool, label: string): Promise<{ token: string; accountId: string }> {
+async function signup(
+  pool: Pool,
+  label: string,
+  jwtSecret: string,
+): Promise<{ token: string; accountId: string }> {
   const res = await callJson(pool, 'POST', '/api/signup', undefined, {
     email: `bench-streams-${label}-${randomBytes(5).toString('hex')}@example.com`,
     password: 'correct horse battery staple',
@@ -111,10 +116,13 @@ async function signup(pool: Pool, label: string): Promise<{ token: string; accou
   });
   const token = (res.body as { credentials?: { bearerToken?: string } }).credentials?.bearerToken;
   if (res.status !== 201 || !token) throw new Error(`signup: ${res.status} ${JSON.stringify(res.body)}`);
-  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
-    sub?: string;
-  };
-  return { token, accountId: claims.sub ?? '' };
+  // The subject is sealed in the token: opened with the cluster's secret (cleanup only).
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
+  const sub = new ClaimsSealer(jwtSecret).claimsOf(payload)?.sub;
+  return { token, accountId: typeof sub === 'string' ? sub : '' };
 }
 
 async function main(): Promise<void> {
@@ -145,6 +153,7 @@ async function main(): Promise<void> {
   const processes: BenchProcess[] = [];
   /** Accounts and workspaces of the run, whose Redis keys are deleted at the end. */
   const ownIds: string[] = [];
+  const jwtSecret = randomBytes(32).toString('hex');
   const cpuProfDir = process.env.BENCH_CPU_PROF;
   const start = (name: string, script: string, env: Record<string, string>) => {
     const profile = cpuProfDir
@@ -181,7 +190,7 @@ async function main(): Promise<void> {
       AMQP_PREFIX: prefix,
       REDIS_URL: redisUrl,
       MONGODB_URL: `${documentsUrl.replace(/\/$/, '')}/${dbName}`,
-      JWT_SECRET: randomBytes(32).toString('hex'),
+      JWT_SECRET: jwtSecret,
       REQUEST_TIMEOUT_MS: '30000',
       SANDBOX_THREADS: '1',
     };
@@ -230,7 +239,7 @@ async function main(): Promise<void> {
       );
     };
 
-    const chat = await signup(pool, 'streams');
+    const chat = await signup(pool, 'streams', jwtSecret);
     ownIds.push(chat.accountId);
     const warm = await runIntentStreams(pool, chat.token, 20, INTENT_MESSAGE);
     log(`warm-up: 20 intent streams, ${warm.completed} completed`);
@@ -256,7 +265,7 @@ async function main(): Promise<void> {
     const queued = Math.round(PANIC_EXECUTIONS * 0.1);
     const mix = { running, queued, paused: PANIC_EXECUTIONS - running - queued };
     log(`3. panic over ${PANIC_EXECUTIONS} active executions ${JSON.stringify(mix)}`);
-    const owner = await signup(pool, 'panic');
+    const owner = await signup(pool, 'panic', jwtSecret);
     ownIds.push(owner.accountId);
     const panic = await runPanic({
       pool,

@@ -2,27 +2,34 @@ import type { KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import jwt from 'jsonwebtoken';
 import { verifyOwnHs256 } from '../../actors/identity/hs256';
+import type { ClaimsSealer } from '../../actors/identity/sealed-claims';
 
 /**
  * What the references of `bench:mcp` (bare.child, raw-amqp.child) do for a `POST /mcp`, shared so
  * that both do exactly the same: the bearer check of the service (its direct HS256 check,
- * jsonwebtoken for any other token shape, the secret as a KeyObject; no revocation check) and the
+ * jsonwebtoken for any other token shape, the secret as a KeyObject, the sealed claims opened as
+ * `TokenService` opens them the first time it sees a token; no revocation check) and the
  * Redis calls of `mem_set` (one SET with the 7-day TTL) and `mem_get` (one GET).
  */
 
 const SEVEN_DAYS = 7 * 24 * 3600;
 
 /** The token's subject, or undefined when the header holds no valid token. */
-export function bearerSubject(header: string | undefined, key: KeyObject): string | undefined {
+export function bearerSubject(
+  header: string | undefined,
+  key: KeyObject,
+  sealer: ClaimsSealer,
+): string | undefined {
   try {
     const token = (header ?? '').slice(7);
     const fast = verifyOwnHs256(token, key, Math.floor(Date.now() / 1000));
     if (fast.kind === 'invalid' || fast.kind === 'expired') return undefined;
-    const claims =
+    const payload =
       fast.kind === 'valid'
         ? fast.payload
         : (jwt.verify(token, key, { algorithms: ['HS256'] }) as Record<string, unknown>);
-    return String(claims.sub);
+    const claims = sealer.claimsOf(payload);
+    return claims === undefined ? undefined : String(claims.sub);
   } catch {
     return undefined;
   }

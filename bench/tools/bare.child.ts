@@ -1,4 +1,5 @@
 import { createSecretKey } from 'node:crypto';
+import { ClaimsSealer } from '../../actors/identity/sealed-claims';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Redis } from 'ioredis';
@@ -15,6 +16,7 @@ import { bearerSubject, memCall, UNAUTHORIZED } from './bare-mem';
 async function main(): Promise<void> {
   const prefix = process.env.BENCH_REDIS_PREFIX ?? 'bench:mcp:bare:';
   const key = createSecretKey(Buffer.from(process.env.JWT_SECRET ?? '', 'utf8'));
+  const sealer = new ClaimsSealer(process.env.JWT_SECRET ?? '');
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
     lazyConnect: true,
     enableAutoPipelining: true,
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
   app.disable('x-powered-by');
   app.use(express.json({ limit: '1mb' }));
   app.post('/mcp', (req, res) => {
-    const sub = bearerSubject(req.headers.authorization, key);
+    const sub = bearerSubject(req.headers.authorization, key, sealer);
     const answer = sub === undefined ? Promise.resolve(UNAUTHORIZED) : memCall(redis, prefix, sub, req.body);
     void answer.then(({ status, body }) => res.status(status).json(body));
   });

@@ -1,4 +1,5 @@
 import { createSecretKey } from 'node:crypto';
+import { ClaimsSealer } from '../../actors/identity/sealed-claims';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Redis } from 'ioredis';
@@ -61,6 +62,7 @@ async function worker(): Promise<() => Promise<void>> {
 
 async function front(): Promise<{ url: string; stop: () => Promise<void> }> {
   const key = createSecretKey(Buffer.from(env.JWT_SECRET ?? '', 'utf8'));
+  const sealer = new ClaimsSealer(env.JWT_SECRET ?? '');
   const connection = await connect();
   const channel = await connection.createChannel();
   // Direct reply-to: no queue, consumed without acknowledgements on the publishing channel.
@@ -69,7 +71,7 @@ async function front(): Promise<{ url: string; stop: () => Promise<void> }> {
   app.disable('x-powered-by');
   app.use(express.json({ limit: '1mb' }));
   app.post('/mcp', (req, res) => {
-    const sub = bearerSubject(req.headers.authorization, key);
+    const sub = bearerSubject(req.headers.authorization, key, sealer);
     const reply = (answer: MemAnswer) => res.status(answer.status).json(answer.body);
     if (sub === undefined) return void reply(UNAUTHORIZED);
     const body = Buffer.from(JSON.stringify({ sub, body: req.body as unknown }));

@@ -8,6 +8,7 @@ import { REGISTER_RATE_LIMIT } from '../../actors/identity/agents.route';
 import { createLogger } from '../../src/logging/logger';
 import { createRateLimiter } from '../../src/store/cache';
 import { stopWhenAsked } from '../support/runtime-child';
+import { ClaimsSealer } from '../../actors/identity/sealed-claims';
 
 /**
  * One node of the service for `bench:mcp`, configured by its environment (ROLE, AMQP_URL,
@@ -25,6 +26,9 @@ async function main(): Promise<void> {
   });
   const tokens: string[] = [];
   const agentIds: string[] = [];
+  const sealer = new ClaimsSealer(runtime.secrets.jwtSecret);
+  const payloadOf = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
   const url = runtime.http?.url;
   const agents = Number(process.env.BENCH_AGENTS ?? 0);
   if (url && agents > 0) {
@@ -46,10 +50,8 @@ async function main(): Promise<void> {
       if (res.status !== 201 || !body.token)
         throw new Error(`register: ${res.status} ${JSON.stringify(body)}`);
       tokens.push(body.token);
-      const sub = JSON.parse(Buffer.from(body.token.split('.')[1], 'base64url').toString('utf8')) as {
-        sub: string;
-      };
-      agentIds.push(sub.sub);
+      // The subject is sealed in the token: opened with the runtime's secret (bench cleanup only).
+      agentIds.push(String(sealer.claimsOf(payloadOf(body.token))?.sub));
     }
   }
   process.send?.({ event: 'ready', url, tokens, agentIds });

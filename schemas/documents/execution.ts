@@ -24,7 +24,7 @@ export const FINAL_STATUSES = ['COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export const FinalStatusSchema = z.enum(FINAL_STATUSES);
 export type FinalStatus = z.infer<typeof FinalStatusSchema>;
 
-/** Statuses panic cancels (a hold, PAUSED over a finished execution, is not active). */
+/** Statuses panic cancels (every PAUSED one, a hold over a finished execution included). */
 export const ACTIVE_STATUSES = ['QUEUED', 'RUNNING', 'PAUSED'] as const;
 
 export const EXECUTION_ACTIONS = ['pause', 'resume', 'retry', 'cancel', 'rollback'] as const;

@@ -1,5 +1,6 @@
 import { Binary } from 'mongodb';
 import { z } from 'zod';
+import { findUnsafeCharacter } from '../display-text';
 
 /**
  * Governed files (collections `files` and `file_versions`). The model, the limits and the rules are
@@ -166,10 +167,6 @@ export type FilePathCheck =
     }
   | { ok: false; reason: FilePathProblem; message: string };
 
-// C0 and C1 control characters, DEL included (NUL, newlines, escapes...).
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const DRIVE = /^[A-Za-z]:/;
 
 const refuse = (reason: FilePathProblem, message: string): FilePathCheck => ({ ok: false, reason, message });
@@ -177,7 +174,8 @@ const refuse = (reason: FilePathProblem, message: string): FilePathCheck => ({ o
 /**
  * Normalizes a path of a governed file: `./` segments and repeated slashes collapse, a trailing
  * slash is dropped (and reported), the text is put in Unicode NFC. Refused: non-relative paths
- * (leading `/`, a drive letter), `..` segments anywhere, control characters (NUL included),
+ * (leading `/`, a drive letter), `..` segments anywhere, control characters (NUL included), bidi
+ * controls and line separators (the display-name rule of display-text.ts),
  * backslashes, lone surrogates, more than 512 UTF-8 bytes, more than 32 segments, a segment over
  * 255 bytes. Case is kept (paths are case-sensitive). The root (`''`, `.`, `./`) is refused unless
  * `allowRoot` (listings).
@@ -188,11 +186,13 @@ export function normalizeFilePath(raw: unknown, options: { allowRoot?: boolean }
   if (raw.length > FILE_LIMITS.maxPathBytes * 4) {
     return refuse('too_long', `path must be at most ${FILE_LIMITS.maxPathBytes} bytes`);
   }
-  if (CONTROL.test(raw)) {
-    return refuse('control_character', 'path must not contain control characters (NUL, newline, tab...)');
+  // The display-name rule (display-text.ts): controls, bidi overrides, separators, lone surrogates.
+  const unsafe = findUnsafeCharacter(raw);
+  if (unsafe) {
+    const reason = unsafe.kind === 'surrogate' ? 'invalid_unicode' : 'control_character';
+    return refuse(reason, `path ${unsafe.message}`);
   }
   if (raw.includes('\\')) return refuse('backslash', 'path must use / between segments, not \\');
-  if (LONE_SURROGATE.test(raw)) return refuse('invalid_unicode', 'path must be valid Unicode text');
   if (raw.startsWith('/')) return refuse('absolute', 'path must be relative (no leading /)');
   if (DRIVE.test(raw)) return refuse('absolute', 'path must be relative (no drive letter)');
   const segments = raw

@@ -8,13 +8,16 @@ import { z } from 'zod';
  *
  * - `kind: 'token'`: `_id` is the token's `jti`.
  * - `kind: 'subject'`: `_id` is `sub:<subject>`; every account token of that subject issued
- *   before `notBefore` (epoch seconds) is refused (password reset, downgrade to a plan without
- *   bearer access).
+ *   before `notBeforeMs` (epoch ms) is refused (password reset, downgrade to a plan without
+ *   bearer access). Documents written before millisecond cutoffs have `notBefore` (epoch seconds)
+ *   only: read as `notBefore * 1000`.
  */
 export const RevokedTokenDocumentSchema = z.object({
   _id: z.string().min(1),
   kind: z.enum(['token', 'subject']),
-  /** Epoch seconds (kind subject): tokens with `iat` before it are refused. */
+  /** Epoch ms (kind subject): tokens issued before it are refused. */
+  notBeforeMs: z.number().int().optional(),
+  /** Epoch seconds: the cutoff of older documents (kind subject). */
   notBefore: z.number().int().optional(),
   revokedAt: z.date(),
   expiresAt: z.date(),

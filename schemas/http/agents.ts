@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
+import { displayNameSchema } from '../display-text';
 import { AllowedToolsSchema, BUILTIN_PRIMITIVES } from '../tools/primitives';
 
 /** Most entries an `allowedDomains` list may hold. */
@@ -44,8 +45,8 @@ export const AllowedDomainsSchema = z
   .max(MAX_ALLOWED_DOMAINS)
   .transform((domains) => [...new Set(domains)]);
 
-/** Display name of an agent: trimmed, 1 to 100 characters. */
-export const AgentNameSchema = z.string().trim().min(1, 'must not be empty').max(100);
+/** Display name of an agent: trimmed, 1 to 100 characters, no control character (display-text.ts). */
+export const AgentNameSchema = displayNameSchema(100);
 
 /** Optional free text. */
 export const AgentDescriptionSchema = z.string().trim().max(1000);

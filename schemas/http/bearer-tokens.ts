@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { displayNameSchema } from '../display-text';
 import { TOKEN_SCOPES, TokenScopeSchema } from '../auth';
 
-/** Name of a named token: trimmed, 1 to 100 characters. */
-export const TokenNameSchema = z.string().trim().min(1, 'must not be empty').max(100);
+/** Name of a named token: trimmed, 1 to 100 characters, no control character (display-text.ts). */
+export const TokenNameSchema = displayNameSchema(100);
 
 /** A workspace or project id given as a token's scope. */
 export const ScopeTargetIdSchema = z

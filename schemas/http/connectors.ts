@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayNameSchema } from '../display-text';
 import { CONNECTOR_SLUG_PATTERN, ConnectorTransportSchema } from '../documents/connector';
 
 /** `/api/connectors` (docs/connectors.md). Request bodies, path/query parameters and the shown record. */
@@ -30,13 +31,8 @@ export const PermissionScopeInputSchema = z.object({
 const limitedRecord = <V extends z.ZodType>(key: z.ZodString, value: V, max: number) =>
   z.record(key, value).refine((r) => Object.keys(r).length <= max, { message: `at most ${max} entries` });
 
-/** A connector's display name (create and update). */
-const ConnectorNameSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .refine(noControl, 'must not contain control characters');
+/** A connector's display name (create and update): the display-name rule of display-text.ts. */
+const ConnectorNameSchema = displayNameSchema(100);
 
 export const CreateConnectorBodySchema = z
   .object({

@@ -35,7 +35,8 @@ export const StepViewSchema = z.object({
 export type StepView = z.infer<typeof StepViewSchema>;
 
 export const FailureViewSchema = z.object({
-  whatFailed: z.string(),
+  /** Null for a hold over an execution that did not fail (paused after it completed or was cancelled). */
+  whatFailed: z.string().nullable(),
   code: z.string(),
   message: z.string(),
   at: Iso,

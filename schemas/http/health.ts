@@ -9,7 +9,8 @@ export {
 } from '../messages/ops';
 
 /**
- * `GET /health`. `status`: `ok` (200, all dependencies up), `degraded` (200, serving but a
+ * `GET /health`: `{status, version, timestamp, tools}` for everyone, `dependencies` too for an
+ * ops admin. `status`: `ok` (200, all dependencies up), `degraded` (200, serving but a
  * dependency is not up), `unavailable` (503, the health actor could not be reached).
  */
 export const HealthResponseSchema = z.object({
@@ -17,7 +18,8 @@ export const HealthResponseSchema = z.object({
   version: z.string(),
   timestamp: z.string(),
   tools: z.number().int().nonnegative(),
-  dependencies: z.record(z.string(), DependencyHealthSchema),
+  /** Only for an ops-admin caller (`Authorization: Bearer <ADMIN_TOKEN>`, actors/ops/health-view.ts). */
+  dependencies: z.record(z.string(), DependencyHealthSchema).optional(),
   /** Only with `unavailable`: what failed, so clients reading `error` on a non-2xx find it. */
   error: z.string().optional(),
   code: z.string().optional(),

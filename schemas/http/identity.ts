@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayNameSchema } from '../display-text';
 import { AccountTypeSchema, PlanIdSchema } from '../documents/account';
 
 /** Emails are trimmed and lower-cased before they are checked and stored. */
@@ -18,12 +19,8 @@ export const NewPasswordSchema = z
 /** A password being checked: any non-empty string (length rules are for new passwords). */
 const PasswordSchema = z.string().min(1, 'is required').max(1024, 'is too long');
 
-export const AgentNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(64, 'must be at most 64 characters')
-  .refine((s) => !/\p{Cc}/u.test(s), 'must not contain control characters');
+/** The default agent's name at signup (the display-name rule of schemas/display-text.ts). */
+export const AgentNameSchema = displayNameSchema(64);
 
 /** POST /api/signup. */
 export const SignupBodySchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayNameSchema } from '../display-text';
 import {
   GrantSubjectTypeSchema,
   GrantStatusSchema,
@@ -211,7 +212,7 @@ export const AuditResponseSchema = z.strictObject({
 
 /** `POST /api/sdk/credentials`. `scopes` default: all (`vault:consume`, `vault:cleanup`). */
 export const CreateCredentialBodySchema = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(100),
+  name: displayNameSchema(100),
   scopes: z
     .array(SdkScopeSchema, { error: `must be an array of: ${SDK_SCOPES.join(', ')}` })
     .min(1, `must name at least one of: ${SDK_SCOPES.join(', ')}`)

@@ -9,7 +9,7 @@ import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
 import { createVaultService } from '../../actors/vault/vault';
-import { WorkspacesApi } from '../../actors/workspaces/workspaces';
+import { InvitationsApi, WorkspacesApi } from '../../actors/workspaces/workspaces';
 import { createLazyHttpEgress } from './egress-factory';
 import { createLazyPrivateDatabases } from './private-db-factory';
 import type { RuntimeOptions } from './runtime';
@@ -18,8 +18,10 @@ import type { Services } from './services';
 import { createWorkAborter } from './work-aborter';
 
 /** What the services are built on: the plumbing `startRuntime` opened first. */
-export interface ServiceFoundations
-  extends Pick<Services, 'config' | 'secrets' | 'logger' | 'documents' | 'cache' | 'system'> {
+export interface ServiceFoundations extends Pick<
+  Services,
+  'config' | 'secrets' | 'logger' | 'documents' | 'cache' | 'system'
+> {
   /** This process hosts actors (ROLE all or worker): sandbox, egress and databases exist here. */
   readonly hostsActors: boolean;
 }
@@ -85,6 +87,7 @@ export function buildServices(
 
   // Workspaces first: files, memory, executions and the vault ask it who is a member.
   s.workspaces = new WorkspacesApi(services);
+  s.invitations = new InvitationsApi(s.workspaces);
   s.files = new FileStore(documents, { logger: logger.child({ component: 'files' }) });
   // Executions read `work` at once; the step runners and undoers read the rest when they run.
   s.executions = createExecutionsService(services);

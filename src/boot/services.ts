@@ -10,7 +10,7 @@ import type { PrivateDatabases } from '../../actors/tools/db';
 import type { HttpEgress } from '../../actors/tools/net/http-egress';
 import type { ToolRouter } from '../../actors/tools/router/tool-router';
 import type { VaultService } from '../../actors/vault/vault';
-import type { WorkspacesApi } from '../../actors/workspaces/workspaces';
+import type { InvitationsApi, WorkspacesApi } from '../../actors/workspaces/workspaces';
 import type { Config } from '../config/load-config';
 import type { Secrets } from '../config/secrets';
 import type { ActorSystem } from '../kernel';
@@ -58,6 +58,8 @@ export interface Services {
   readonly vault: VaultService;
   /** Workspaces and the membership decision files, memory, executions and the vault share. */
   readonly workspaces: WorkspacesApi;
+  /** The invitee's side of workspace invitations (`/api/workspace-invitations`). */
+  readonly invitations: InvitationsApi;
   /** Executions: state machine store, step runners and undoers, live events, panic. */
   readonly executions: ExecutionsService;
   /** The governed file store (versions, rollback); `filesApi` is `/api/files` over it. */

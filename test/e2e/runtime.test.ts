@@ -10,8 +10,11 @@ function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'ars-e2e-'));
 }
 
-async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(url);
+async function getJson(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, { headers });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -30,7 +33,12 @@ describe('the embedded runtime (npm start with nothing configured)', () => {
 
   it('serves /health through the health actor with every embedded dependency up', async () => {
     runtime = await startRuntime(loadConfig({ DATA_DIR: dir, PORT: '0' }), silentLogger);
-    const { status, body } = await getJson(`${runtime.http!.url}/health`);
+    // The dependency details are for the ops admin (ADMIN_TOKEN, generated into DATA_DIR here).
+    const anonymous = await getJson(`${runtime.http!.url}/health`);
+    expect(Object.keys(anonymous.body).sort()).toEqual(['status', 'timestamp', 'tools', 'version']);
+    const { status, body } = await getJson(`${runtime.http!.url}/health`, {
+      authorization: `Bearer ${runtime.secrets.adminToken}`,
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({
       status: 'ok',
@@ -96,7 +104,9 @@ describeWithService('amqp', 'an api process and a worker process over RabbitMQ',
     expect(api.system.status().kinds).toEqual([]);
     expect(worker.system.status().kinds).toContain('ops');
 
-    const { status, body } = await getJson(`${api.http!.url}/health`);
+    const { status, body } = await getJson(`${api.http!.url}/health`, {
+      authorization: `Bearer ${api.secrets.adminToken}`,
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({ dependencies: { transport: { state: 'up', embedded: false } } });
   });

@@ -25,6 +25,7 @@ export const ROUTE_SCOPE_RULES: readonly RouteScopeRule[] = Object.freeze([
   { prefix: '/api/agents', scopes: ['external_agent'] },
   // Governed data of a workspace or project.
   { prefix: '/api/workspaces', scopes: ['workspace'] },
+  { prefix: '/api/workspace-invitations', scopes: ['workspace'] },
   { prefix: '/api/projects', scopes: ['project'] },
   { prefix: '/api/files', scopes: ['workspace', 'project'] },
   { prefix: '/api/memory', scopes: ['workspace', 'project'] },

@@ -113,8 +113,13 @@ export function withScopes(authenticate: RequestHandler, options: ScopeGateOptio
     if (auth.tokenId && auth.via === 'bearer') {
       const record = await options.directory.lookup(auth.tokenId);
       const { jti, tid } = bearerIds(req);
+      // `tid` is sealed in the tokens issued now (only jti, iat, exp are readable): the header's
+      // token is the one verified (`via: 'bearer'`), so its visible `jti` decides.
       const rotatedAway =
-        tid === auth.tokenId && typeof jti === 'string' && record !== null && jti !== record.jti;
+        (tid === undefined || tid === auth.tokenId) &&
+        typeof jti === 'string' &&
+        record !== null &&
+        jti !== record.jti;
       if (!record || record.status !== 'live' || record.accountId !== auth.accountId || rotatedAway) {
         throw errors.unauthorized('Bearer token revoked');
       }

@@ -1,4 +1,3 @@
-import jwt from 'jsonwebtoken';
 import { createConnectorTools } from '../../../actors/connectors/connector-tools';
 import {
   eventually as waitFor,
@@ -6,6 +5,7 @@ import {
   type ConnectorsHarness,
 } from './support/connectors-harness';
 import { startTestMcpServer, type TestMcpServer } from './support/test-mcp-server';
+import { subjectOf } from '../../support/token-claims';
 
 /**
  * A Streamable HTTP MCP server the test runs on 127.0.0.1 (ALLOW_LOOPBACK_HTTP=true): register,
@@ -25,7 +25,7 @@ beforeAll(async () => {
   h = await startConnectorsHarness();
   server = await startTestMcpServer();
   account = await h.account();
-  accountId = (jwt.decode(account.token) as jwt.JwtPayload).sub!;
+  accountId = subjectOf(account.token, h.runtime.secrets.jwtSecret);
 });
 
 afterAll(async () => {

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import jwt from 'jsonwebtoken';
 import type request from 'supertest';
 import { createConnectorTools } from '../../../actors/connectors/connector-tools';
 import { rekeyConnectors } from '../../../actors/connectors/connector-rekey';
@@ -13,6 +12,7 @@ import { silentLogger } from '../../../src/logging/logger';
 import { LogCapture } from '../vault/support/vault-harness';
 import { eventually, startConnectorsHarness, type ConnectorsHarness } from './support/connectors-harness';
 import { startTestMcpServer, type TestMcpServer } from './support/test-mcp-server';
+import { subjectOf } from '../../support/token-claims';
 
 /**
  * Connector values across a vault master key rotation (docs/connectors.md, "Master key rotation"):
@@ -80,7 +80,7 @@ beforeAll(async () => {
   server = await startTestMcpServer({ authorization: AUTHORIZATION });
   await start({ VAULT_MASTER_KEY: key1 });
   account = await h!.account();
-  accountId = (jwt.decode(account.token) as jwt.JwtPayload).sub!;
+  accountId = subjectOf(account.token, jwtSecret);
   for (const slug of SLUGS) {
     const res = await recorded(
       h!

@@ -1,4 +1,3 @@
-import jwt from 'jsonwebtoken';
 import { createConnectorTools } from '../../../actors/connectors/connector-tools';
 import {
   EVERYTHING_ENTRY,
@@ -8,6 +7,7 @@ import {
   startConnectorsHarness,
   type ConnectorsHarness,
 } from './support/connectors-harness';
+import { subjectOf } from '../../support/token-claims';
 
 /**
  * A real MCP server over stdio (@modelcontextprotocol/server-everything) registered as a connector:
@@ -39,7 +39,7 @@ afterAll(async () => {
   await eventually(() => everythingChildren().length === 0);
 });
 
-const accountIdOf = (token: string) => (jwt.decode(token) as jwt.JwtPayload).sub!;
+const accountIdOf = (token: string) => subjectOf(token, h.runtime.secrets.jwtSecret);
 /** The router-facing functions, over this runtime's actor system (what the router uses). */
 const servicesTools = () => createConnectorTools(h.runtime.system);
 

@@ -1,4 +1,3 @@
-import jwt from 'jsonwebtoken';
 import { createConnectorTools } from '../../../actors/connectors/connector-tools';
 import {
   EVERYTHING_ENTRY,
@@ -7,6 +6,7 @@ import {
   type ConnectorsHarness,
 } from './support/connectors-harness';
 import { startTestMcpServer, type TestMcpServer } from './support/test-mcp-server';
+import { subjectOf } from '../../support/token-claims';
 
 /** Validation, conflicts, unknown connectors, tenant isolation, who may manage, and the gates. */
 
@@ -14,7 +14,7 @@ let h: ConnectorsHarness;
 let server: TestMcpServer;
 let a: { token: string; auth: string };
 let b: { token: string; auth: string };
-const accountIdOf = (token: string) => (jwt.decode(token) as jwt.JwtPayload).sub!;
+const accountIdOf = (token: string) => subjectOf(token, h.runtime.secrets.jwtSecret);
 
 beforeAll(async () => {
   h = await startConnectorsHarness();

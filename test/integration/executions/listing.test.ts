@@ -155,11 +155,17 @@ describe('GET /api/executions', () => {
 });
 
 describe('recovery', () => {
-  it('lists FAILED, PAUSED and CANCELLED executions with what failed (upper-case statuses, no holds)', async () => {
+  it('lists FAILED, PAUSED (holds included) and CANCELLED executions with what failed (upper-case statuses)', async () => {
     const res = await h.http().get('/api/recovery').set(bearer(a));
     expect(res.status).toBe(200);
     const byId = Object.fromEntries(res.body.executions.map((e: { id: string }) => [e.id, e]));
-    expect(Object.keys(byId).sort()).toEqual([ids.failed, ids.paused, ids.plain2].sort());
+    expect(Object.keys(byId).sort()).toEqual([ids.failed, ids.paused, ids.plain2, ids.held].sort());
+    // A hold over a failed execution: PAUSED, listed with the failure it was held over.
+    expect(byId[ids.held!]).toMatchObject({
+      status: 'PAUSED',
+      hold: { previousStatus: 'FAILED' },
+      failure: { whatFailed: expect.stringMatching(/^Step 1/), code: expect.any(String) },
+    });
     expect(byId[ids.failed!]).toMatchObject({
       status: 'FAILED',
       failure: { whatFailed: 'Step 1 "call upstream"', code: 'UNAVAILABLE', message: 'timeout' },
@@ -172,6 +178,35 @@ describe('recovery', () => {
     expect((await h.http().get('/api/recovery?status=FAILED').set(bearer(a))).body.executions).toHaveLength(
       1,
     );
+  });
+
+  it('lists a hold over a completed execution (whatFailed null) and cancels it through POST /api/recovery', async () => {
+    const c = await h.account();
+    const e = await h.create(c, { title: 'Held done', steps: [{ op: 'sleep', ms: 1 }] });
+    await h.waitFor(c, e.id, (x) => x.status === 'COMPLETED');
+    expect((await h.act(c, e.id, 'pause')).body.execution.hold).toMatchObject({
+      previousStatus: 'COMPLETED',
+    });
+    const listed = await h.http().get('/api/recovery').set(bearer(c));
+    expect(listed.body.executions).toEqual([
+      expect.objectContaining({
+        id: e.id,
+        status: 'PAUSED',
+        failure: {
+          whatFailed: null,
+          code: 'HELD',
+          message: expect.stringContaining('COMPLETED'),
+          at: expect.any(String),
+        },
+      }),
+    ]);
+    const cancel = await h
+      .http()
+      .post('/api/recovery')
+      .set(bearer(c))
+      .send({ executionId: e.id, action: 'cancel' });
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.execution).toMatchObject({ id: e.id, status: 'CANCELLED', hold: null });
   });
 
   it('acts through POST /api/recovery', async () => {

@@ -22,6 +22,34 @@ const counter = async (id: string) => Number((await h.runtime.cache.get(demoCoun
 const docOf = async (id: string) =>
   (await h.runtime.documents.repository(executionsCollection).findById(id))!;
 
+it('cancels and counts every PAUSED execution, one held after it finished included', async () => {
+  const token = await h.account();
+  const paused = await h.create(token, { title: 'paused', start: false, steps: incrs(1) });
+  await h.act(token, paused.id, 'pause');
+  const heldDone = await h.create(token, { title: 'held done', steps: incrs(1) });
+  await h.waitFor(token, heldDone.id, (e) => e.status === 'COMPLETED');
+  const heldFailed = await h.create(token, { title: 'held failed', steps: [{ op: 'fail' }] });
+  await h.waitFor(token, heldFailed.id, (e) => e.status === 'FAILED');
+  for (const e of [heldDone, heldFailed]) {
+    expect((await h.act(token, e.id, 'pause')).body.execution.hold).toBeTruthy();
+  }
+  const completed = await h.create(token, { title: 'done, not held', steps: incrs(1) });
+  await h.waitFor(token, completed.id, (e) => e.status === 'COMPLETED');
+
+  const res = await h.http().post('/api/panic').set(bearer(token)).send({});
+  expect(res.status).toBe(200);
+  expect(res.body.stopped).toBe(3);
+  expect(res.body.executions.map((e: { id: string }) => e.id).sort()).toEqual(
+    [paused.id, heldDone.id, heldFailed.id].sort(),
+  );
+  for (const e of [paused, heldDone, heldFailed]) {
+    const doc = await docOf(e.id);
+    expect({ status: doc.status, hold: doc.hold }).toEqual({ status: 'CANCELLED', hold: undefined });
+  }
+  expect((await docOf(completed.id)).status).toBe('COMPLETED');
+  await h.http().delete('/api/panic').set(bearer(token)).send({});
+});
+
 it('stops every active execution of the workspace, and no step runs after it', async () => {
   const token = await h.account();
   const running = await Promise.all(

@@ -149,12 +149,32 @@ it('does not undo a key changed after the step wrote it', async () => {
   expect((await mcp('mem_get', { key: 'race/k' })).body.result.value).toBe(2);
 });
 
+it('cancels a held execution (paused after it finished): PAUSED means PAUSED', async () => {
+  const { id } = await s.h.create(s.token, {
+    title: 'held then cancelled',
+    input: { steps: [{ op: 'effect', kind: 'email', target: 'x' }] },
+  });
+  await s.h.waitFor(s.token, id, (e) => e.status === 'COMPLETED');
+  expect((await s.h.act(s.token, id, 'pause')).body.execution.hold).toMatchObject({
+    previousStatus: 'COMPLETED',
+  });
+  const res = await s.h.act(s.token, id, 'cancel');
+  expect(res.status).toBe(200);
+  expect(res.body.execution).toMatchObject({ status: 'CANCELLED', hold: null });
+  const { logs } = await s.h.get(s.token, id);
+  expect(logs.at(-1)?.message).toBe('Cancelled before step 2 (held, was COMPLETED)');
+  // Cancelled like any other: its effects can be rolled back.
+  const rollback = await s.h.act(s.token, id, 'rollback');
+  expect(rollback.status).toBe(200);
+  expect(rollback.body.execution.status).toBe('CANCELLED');
+});
+
 it('holds a finished execution: retry and rollback wait until resume restores its status', async () => {
   const { id } = await s.h.create(s.token, { title: 'hold', input: { steps: [{ op: 'fail' }] } });
   await s.h.waitFor(s.token, id, (e) => e.status === 'FAILED');
   const hold = await s.h.act(s.token, id, 'pause');
   expect(hold.body.execution).toMatchObject({ status: 'PAUSED', hold: { previousStatus: 'FAILED' } });
-  for (const action of ['retry', 'rollback', 'cancel', 'pause']) {
+  for (const action of ['retry', 'rollback', 'pause']) {
     const res = await s.h.act(s.token, id, action);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({

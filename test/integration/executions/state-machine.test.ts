@@ -60,7 +60,8 @@ const TABLE: Record<Row, Record<(typeof EXECUTION_ACTIONS)[number], string | 409
   COMPLETED: { pause: 'PAUSED', resume: 409, retry: 409, cancel: 409, rollback: 'COMPLETED' },
   FAILED: { pause: 'PAUSED', resume: 409, retry: 'RUNNING', cancel: 409, rollback: 'FAILED' },
   CANCELLED: { pause: 'PAUSED', resume: 409, retry: 'RUNNING', cancel: 409, rollback: 'CANCELLED' },
-  HELD: { pause: 409, resume: 'COMPLETED', retry: 409, cancel: 409, rollback: 409 },
+  // PAUSED means PAUSED: a hold (paused after it finished) is cancelled like any pause.
+  HELD: { pause: 409, resume: 'COMPLETED', retry: 409, cancel: 'CANCELLED', rollback: 409 },
 };
 
 describe.each(Object.keys(TABLE) as Row[])('from %s', (row) => {

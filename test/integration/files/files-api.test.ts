@@ -1,3 +1,4 @@
+import { dropDefaultWorkspace } from '../../support/default-workspace';
 import { bearer, useExecHarness } from '../executions/support/harness';
 
 /** `/api/files` over HTTP (docs/files.md, "HTTP"): two accounts on one embedded runtime. */
@@ -205,8 +206,59 @@ describe('/api/files', () => {
     expect((await list(s.a, { workspaceId, prefix: 'team' })).body.entries).toHaveLength(1);
     expect((await list(s.b, { prefix: 'team' })).body.entries).toEqual([]);
     expect((await write(s.b, { path: 'x.txt', data: 'x', workspaceId })).status).toBe(404);
-    // workspace visibility without a workspace
-    expect((await write(s.a, { path: 'y.txt', data: 'y', visibility: 'workspace' })).status).toBe(400);
+  });
+
+  const defaultWorkspace = async (token: string) => {
+    const res = await s.h.http().get('/api/workspaces').set(bearer(token));
+    return (res.body.workspaces as Array<{ id: string; isDefault: boolean }>).find((w) => w.isDefault)?.id;
+  };
+
+  it('writes a workspace-visible file without workspaceId into the default workspace', async () => {
+    const res = await write(s.a, { path: 'box/out-of-the-box.md', data: 'v1', visibility: 'workspace' });
+    expect(res.status).toBe(201);
+    expect(res.body.entry).toMatchObject({
+      path: 'box/out-of-the-box.md',
+      visibility: 'workspace',
+      owned: true,
+    });
+    const workspaceId = await defaultWorkspace(s.a);
+    expect(res.body.execution.workspaceId).toBe(workspaceId);
+    const inWs = await list(s.a, { workspaceId: workspaceId!, prefix: 'box' });
+    expect(inWs.body.entries).toEqual([expect.objectContaining({ path: 'box/out-of-the-box.md' })]);
+    // The same path without workspaceId finds that file: read, rewrite, rename, delete.
+    const preview = await list(s.a, { action: 'preview', path: 'box/out-of-the-box.md' });
+    expect(preview.body).toMatchObject({ content: 'v1', entry: { visibility: 'workspace' } });
+    // Another account, not a member of that workspace, sees none of it.
+    expect((await list(s.b, { prefix: 'box' })).body.entries).toEqual([]);
+    const again = await write(s.a, { path: 'box/out-of-the-box.md', data: 'v2' });
+    expect(again.body.entry).toMatchObject({ version: 2, visibility: 'workspace' });
+    const moved = await s.h
+      .http()
+      .patch('/api/files')
+      .set(bearer(s.a))
+      .send({ path: 'box/out-of-the-box.md', nextPath: 'box/moved.md' });
+    expect(moved.status).toBe(200);
+    const gone = await s.h.http().delete('/api/files').query({ path: 'box/moved.md' }).set(bearer(s.a));
+    expect(gone.status).toBe(200);
+    expect((await list(s.a, { workspaceId: workspaceId!, prefix: 'box' })).body.entries).toEqual([]);
+  });
+
+  it('refuses (409) a workspace write over a path of the own space, which belongs to no workspace', async () => {
+    expect((await write(s.a, { path: 'dup.md', data: 'private' })).status).toBe(201);
+    const res = await write(s.a, { path: 'dup.md', data: 'shared', visibility: 'workspace' });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'CONFLICT', field: 'visibility' });
+    expect(res.body.error).toMatch(/own space, which belongs to no workspace/);
+  });
+
+  it('gives an older account without a default workspace one on first use', async () => {
+    const c = await s.h.account();
+    const recorded = await dropDefaultWorkspace(s.h.runtime, c);
+    expect(await defaultWorkspace(c)).toBeUndefined();
+    const res = await write(c, { path: 'first.md', data: 'x', visibility: 'workspace' });
+    expect(res.status).toBe(201);
+    expect(res.body.execution.workspaceId).toBe(recorded);
+    expect(await defaultWorkspace(c)).toBe(recorded);
   });
 
   it('refuses changes while the workspace is in panic lockdown', async () => {

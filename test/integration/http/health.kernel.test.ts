@@ -33,17 +33,20 @@ describe('GET /health through the in-process kernel', () => {
     await system.stop(1000);
   });
 
+  const ADMIN_TOKEN = 'ops-admin-token-of-this-test-0123456789';
   const app = () =>
     buildApp({
-      config: loadConfig({}),
+      config: loadConfig({ ADMIN_TOKEN }),
       logger: silentLogger,
       system,
       toolCount: () => 3,
       routes: [healthRoute],
     });
+  /** The dependency details are for the ops admin only (actors/ops/health-view.ts). */
+  const asAdmin = () => request(app()).get('/health').set('Authorization', `Bearer ${ADMIN_TOKEN}`);
 
   it('answers ok when every dependency is up', async () => {
-    const res = await request(app()).get('/health');
+    const res = await asAdmin();
     expect(res.status).toBe(200);
     expect(HealthResponseSchema.parse(res.body)).toEqual(res.body);
     expect(res.body).toMatchObject({
@@ -59,7 +62,7 @@ describe('GET /health through the in-process kernel', () => {
       throw new Error('redis://user:secret@cache refused');
     };
     probes.documents = () => new Promise(() => undefined);
-    const res = await request(app()).get('/health');
+    const res = await asAdmin();
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('degraded');
     expect(res.body.dependencies.cache).toEqual({ state: 'down', detail: 'check failed' });
@@ -71,8 +74,21 @@ describe('GET /health through the in-process kernel', () => {
     probes.cache = () => {
       throw errors.unavailable('cache unreachable');
     };
-    const res = await request(app()).get('/health');
+    const res = await asAdmin();
     expect(res.body.dependencies.cache).toEqual({ state: 'down', detail: 'cache unreachable' });
+  });
+
+  it('shows anonymous callers and other credentials only status, version, timestamp and tools', async () => {
+    probes.cache = () => ({ state: 'up', embedded: false, detail: 'redis://cache.internal:6379, 1234 keys' });
+    for (const auth of [undefined, 'Bearer wrong-token', `Basic ${ADMIN_TOKEN}`, `Bearer ${ADMIN_TOKEN}x`]) {
+      const req = request(app()).get('/health');
+      const res = auth === undefined ? await req : await req.set('Authorization', auth);
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body).sort()).toEqual(['status', 'timestamp', 'tools', 'version']);
+      expect(res.body).toMatchObject({ status: 'ok', version: '6.6.7', tools: 3 });
+    }
+    const admin = await asAdmin();
+    expect(admin.body.dependencies.cache).toMatchObject({ detail: 'redis://cache.internal:6379, 1234 keys' });
   });
 
   it('answers 503 unavailable once the actor system is stopped', async () => {

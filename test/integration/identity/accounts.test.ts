@@ -1,3 +1,4 @@
+import { pinDateNowToOneSecond } from '../../support/one-second-clock';
 import { PLANS } from '../../../actors/identity/plans';
 import {
   PASSWORD,
@@ -308,14 +309,23 @@ describe('POST /api/plans/transition', () => {
     });
   });
 
-  it('downgrading to retail_free ends the account tokens already issued', async () => {
+  it('downgrading to retail_free ends the account tokens already issued, even in the same second', async () => {
     const browser = h.client();
     const account = await h.signup(browser);
-    await h.client().get('/api/session').set('Authorization', bearer(account.token!)).expect(200);
-    await new Promise((r) => setTimeout(r, 1000)); // the cutoff has a one-second resolution
-    await browser.post('/api/plans/transition').send({ newPlan: 'retail_free' }).expect(200);
-    const res = await h.client().get('/api/session').set('Authorization', bearer(account.token!)).expect(401);
-    expect(res.body).toEqual({ error: 'Bearer token revoked', code: 'UNAUTHORIZED' });
+    const clock = pinDateNowToOneSecond();
+    try {
+      const minted = await browser.post('/api/session/token').expect(200);
+      const token = minted.body.credentials.bearerToken as string;
+      await h.client().get('/api/session').set('Authorization', bearer(token)).expect(200);
+      await browser.post('/api/plans/transition').send({ newPlan: 'retail_free' }).expect(200);
+      expect(Math.floor(Date.now() / 1000) * 1000).toBe(clock.second);
+      for (const old of [account.token!, token]) {
+        const res = await h.client().get('/api/session').set('Authorization', bearer(old)).expect(401);
+        expect(res.body).toEqual({ error: 'Bearer token revoked', code: 'UNAUTHORIZED' });
+      }
+    } finally {
+      clock.restore();
+    }
     await browser.get('/api/session').expect(200, /"plan":"retail_free"/);
   });
 

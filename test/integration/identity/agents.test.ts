@@ -5,6 +5,7 @@ import { REGISTER_RATE_LIMIT } from '../../../actors/identity/agents.route';
 import { createRateLimiter } from '../../../src/store/cache';
 import { BUILTIN_PRIMITIVES } from '../../../schemas/tools/primitives';
 import { bearer, eventually, startIdentityHarness, type IdentityHarness } from './support/identity-harness';
+import { claimsOf } from '../../support/token-claims';
 
 let h: IdentityHarness;
 
@@ -45,10 +46,17 @@ describe('POST /register', () => {
       mcpEndpoint: `${base}/mcp`,
       toolsEndpoint: `${base}/tools`,
     });
-    const claims = jwt.decode(res.body.token) as jwt.JwtPayload;
+    // Readable by anyone: a random id, two times and the sealed rest; the internal id only inside.
+    expect(Object.keys(jwt.decode(res.body.token) as jwt.JwtPayload).sort()).toEqual([
+      'enc',
+      'exp',
+      'iat',
+      'jti',
+    ]);
+    const claims = claimsOf(res.body.token, h.runtime.secrets.jwtSecret);
     expect(claims).toMatchObject({ typ: 'agent', sub: expect.stringMatching(/^agt_/) });
     expect(claims.acc).toBeUndefined();
-    expect(claims.exp! - claims.iat!).toBe(90 * 24 * 3600);
+    expect((claims.exp as number) - (claims.iat as number)).toBe(90 * 24 * 3600);
   });
 
   it('normalises allowedDomains and allowedTools and keeps the private agent id internal', async () => {
@@ -306,7 +314,8 @@ describe('/api/agents', () => {
       .post('/api/agents')
       .set('Authorization', bearer(token))
       .send({ name: 'Keyed' });
-    const claims = jwt.decode(created.body.apiKey) as jwt.JwtPayload;
+    expect((jwt.decode(created.body.apiKey) as jwt.JwtPayload).sub).toBeUndefined();
+    const claims = claimsOf(created.body.apiKey, h.runtime.secrets.jwtSecret);
     expect(claims).toMatchObject({
       typ: 'agent',
       sub: expect.stringMatching(/^agt_/),

@@ -1,7 +1,8 @@
-import jwt from 'jsonwebtoken';
+import { TokenService } from '../../../actors/identity/token-service';
 import { Collection } from 'mongodb';
 import { namedTokensCollection } from '../../../actors/identity/named-tokens.collection';
 import { bearer, eventually, startIdentityHarness, type IdentityHarness } from './support/identity-harness';
+import { claimsOf, subjectOf } from '../../support/token-claims';
 
 let h: IdentityHarness;
 
@@ -17,7 +18,7 @@ const tokensRepo = () => h.runtime.documents.repository(namedTokensCollection);
 
 /** The default workspace signup provisioned for the account behind `auth` (test-only lookup by internal id). */
 async function workspaceOf(auth: string): Promise<string> {
-  const accountId = (jwt.decode(auth.slice('Bearer '.length)) as jwt.JwtPayload).sub!;
+  const accountId = subjectOf(auth.slice('Bearer '.length), h.runtime.secrets.jwtSecret);
   const found = await h.runtime.documents.db
     .collection<{ _id: string }>('workspaces')
     .findOne({ ownerAccountId: accountId, isDefault: true });
@@ -60,7 +61,7 @@ describe('POST /api/bearer-tokens', () => {
       bearerToken: value,
       oneTimeReveal: true,
     });
-    const claims = jwt.decode(value) as jwt.JwtPayload;
+    const claims = claimsOf(value, h.runtime.secrets.jwtSecret);
     expect(claims).toMatchObject({ typ: 'named', tid: res.body.token.id, acc: expect.any(String) });
     expect(claims.scopes).toBeUndefined();
     // The value is not stored anywhere: only its jti and the masked form.
@@ -89,7 +90,7 @@ describe('POST /api/bearer-tokens', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.token).toMatchObject({ workspaceId, projectId: 'prj-7', scopes: ['workspace', 'api'] });
-    expect((jwt.decode(res.body.bearerToken) as jwt.JwtPayload).scopes).toEqual(['workspace', 'api']);
+    expect(claimsOf(res.body.bearerToken, h.runtime.secrets.jwtSecret).scopes).toEqual(['workspace', 'api']);
   });
 
   it("404 for a workspaceId that is not one of the account's workspaces", async () => {
@@ -210,6 +211,26 @@ describe('PATCH /api/bearer-tokens', () => {
     expect((await h.http().get(PATH).set('Authorization', bearer(fresh))).status).toBe(200);
     const doc = await tokensRepo().findById(created.body.token.id);
     expect(doc!.audit.map((a) => a.action)).toEqual(['created', 'rotated']);
+  });
+
+  it('refuses a value of the token that is not its current one, even one no revocation names', async () => {
+    const op = await operator();
+    const created = await op.create({ name: 'current only', scopes: ['api'] });
+    const accountId = subjectOf(created.body.bearerToken as string, h.runtime.secrets.jwtSecret);
+    // A genuine signature for this token id, but not the value the record holds (its jti differs).
+    const other = new TokenService(h.runtime.secrets.jwtSecret, h.runtime.cache).issue({
+      sub: accountId,
+      typ: 'named',
+      tid: created.body.token.id as string,
+      acc: accountId,
+      scopes: ['api'],
+    });
+    const res = await h.http().get(PATH).set('Authorization', bearer(other.token));
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'Bearer token revoked', code: 'UNAUTHORIZED' });
+    expect((await h.http().get(PATH).set('Authorization', bearer(created.body.bearerToken))).status).toBe(
+      200,
+    );
   });
 
   it('revoke: status revoked, the value refused at once, the audit trail kept; later changes are 409', async () => {

@@ -7,6 +7,7 @@ import {
   startAccountsHarness,
   type AccountsHarness,
 } from './support/accounts-harness';
+import { subjectOf } from '../../support/token-claims';
 
 describeWithService('redis', 'accounts and sessions on Redis (REDIS_URL)', (redisUrl) => {
   let h: AccountsHarness;
@@ -53,7 +54,7 @@ describeWithService('redis', 'accounts and sessions on Redis (REDIS_URL)', (redi
 
   it('refuses a revoked token, also once the Redis key is gone (warmed from the documents)', async () => {
     const account = await h.signup(h.client());
-    const sub = JSON.parse(Buffer.from(account.token!.split('.')[1], 'base64url').toString()).sub as string;
+    const sub = subjectOf(account.token!, h.jwtSecret);
     const issued = h.tokens().issue({ sub, typ: 'account' });
     await h.client().get('/api/session').set('Authorization', bearer(issued.token)).expect(200);
     await h.tokens().revoke(issued.jti, issued.expiresAt);

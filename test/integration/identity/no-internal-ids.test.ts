@@ -1,7 +1,7 @@
-import jwt from 'jsonwebtoken';
 import type { Response } from 'supertest';
 import { agentsCollection } from '../../../actors/identity/agents.collection';
 import { bearer, startIdentityHarness, type IdentityHarness } from './support/identity-harness';
+import { subjectOf } from '../../support/token-claims';
 
 let h: IdentityHarness;
 
@@ -124,7 +124,7 @@ describe('no response body contains an internal id', () => {
 
     // The internal ids that exist now.
     const agentIds = (await h.runtime.documents.repository(agentsCollection).find({})).map((d) => d._id);
-    const accountIds = [token, other.token].map((t) => (jwt.decode(t) as jwt.JwtPayload).sub as string);
+    const accountIds = [token, other.token].map((t) => subjectOf(t, h.runtime.secrets.jwtSecret));
     expect(agentIds.length).toBeGreaterThanOrEqual(3);
     const forbidden = [...agentIds, ...accountIds, 'scan-bot'];
 

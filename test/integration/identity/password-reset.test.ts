@@ -1,3 +1,4 @@
+import { pinDateNowToOneSecond } from '../../support/one-second-clock';
 import { memoryLogger } from '../../unit/http/support/test-app';
 import {
   PASSWORD,
@@ -71,7 +72,6 @@ describe('POST /api/forgot-password/confirm', () => {
     await h.client().post('/api/forgot-password').send({ email: account.email }).expect(200);
     const token = await eventually(() => resetTokenFor(h.dir, account.email));
 
-    await new Promise((r) => setTimeout(r, 1000)); // the token cutoff has a one-second resolution
     const res = await h
       .client()
       .post('/api/forgot-password/confirm')
@@ -98,6 +98,42 @@ describe('POST /api/forgot-password/confirm', () => {
     // The cutoff is durable: still refused after a restart (embedded cache emptied).
     await h.restart();
     await h.client().get('/api/session').set('Authorization', bearer(account.token!)).expect(401);
+  });
+
+  it('ends a token minted in the same second as the reset, before it; one minted after it lives', async () => {
+    const account = await h.signup(h.client());
+    await h.client().post('/api/forgot-password').send({ email: account.email }).expect(200);
+    const resetToken = await eventually(() => resetTokenFor(h.dir, account.email));
+    const clock = pinDateNowToOneSecond();
+    try {
+      const signin = await h
+        .client()
+        .post('/api/signin')
+        .send({ email: account.email, password: PASSWORD })
+        .expect(200);
+      const minted = signin.body.credentials.bearerToken as string;
+      await h.client().get('/api/session').set('Authorization', bearer(minted)).expect(200);
+      await h
+        .client()
+        .post('/api/forgot-password/confirm')
+        .send({ email: account.email, token: resetToken, newPassword: NEW_PASSWORD })
+        .expect(200);
+      const again = await h
+        .client()
+        .post('/api/signin')
+        .send({ email: account.email, password: NEW_PASSWORD })
+        .expect(200);
+      expect(Math.floor(Date.now() / 1000) * 1000).toBe(clock.second);
+      const refused = await h.client().get('/api/session').set('Authorization', bearer(minted)).expect(401);
+      expect(refused.body).toEqual({ error: 'Bearer token revoked', code: 'UNAUTHORIZED' });
+      await h
+        .client()
+        .get('/api/session')
+        .set('Authorization', bearer(again.body.credentials.bearerToken as string))
+        .expect(200);
+    } finally {
+      clock.restore();
+    }
   });
 
   it('refuses a wrong token, a token of another account, an older token and a short password', async () => {

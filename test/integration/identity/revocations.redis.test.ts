@@ -111,6 +111,32 @@ describeWithService('redis', 'token revocations across nodes (Redis)', (redisUrl
     await eventually(() => refusal(() => deaf.check(before.token)) === 'Bearer token revoked', 3000);
   });
 
+  it('cuts to the millisecond: a token minted in the second of a reset, before it, is refused by every node', async () => {
+    // One second, a few ms per step: whole seconds of `iat` could not tell the tokens apart.
+    const second = Math.ceil(Date.now() / 1000) * 1000 + 5000;
+    let now = second + 100;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const a = await node(new Bus().endpoint());
+      // A node without broadcasts (nor a list of its own) reads the cache key on every check.
+      const readerCache = await RedisCache.connect(redisUrl);
+      const reader = new TokenService(SECRET, readerCache, TOKEN_TTL_MS);
+      opened.push({ cache: readerCache, tokens: reader });
+      const before = a.issue({ sub: 'acc_revocation_same_second', typ: 'account' });
+      now += 4;
+      await a.revokeSubjectBefore('acc_revocation_same_second');
+      now += 4;
+      const after = a.issue({ sub: 'acc_revocation_same_second', typ: 'account' });
+      expect(Math.floor(now / 1000)).toBe(second / 1000);
+      expect(refusal(() => a.check(before.token))).toBe('Bearer token revoked');
+      await expect(reader.verify(before.token)).rejects.toMatchObject({ message: 'Bearer token revoked' });
+      await expect(reader.verify(after.token)).resolves.toMatchObject({ sub: 'acc_revocation_same_second' });
+      expect(refusal(() => a.check(after.token))).toBe('accepted');
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
   it('reads the cache on every check until the node has synced (never trusts a stale list)', async () => {
     const bus = new Bus();
     const a = await node(bus.endpoint());

@@ -5,6 +5,7 @@ import {
   startAccountsHarness,
   type AccountsHarness,
 } from './support/accounts-harness';
+import { subjectOf } from '../../support/token-claims';
 
 let h: AccountsHarness;
 
@@ -61,8 +62,7 @@ describe('GET /api/session', () => {
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('UNAUTHORIZED');
     }
-    const [, payload] = account.token!.split('.');
-    const sub = JSON.parse(Buffer.from(payload, 'base64url').toString()).sub as string;
+    const sub = subjectOf(account.token!, h.jwtSecret);
     const shortLived = h.tokens(1000).issue({ sub, typ: 'account' });
     await h.client().get('/api/session').set('Authorization', bearer(shortLived.token)).expect(200);
     await new Promise((r) => setTimeout(r, 2100));
@@ -162,8 +162,7 @@ describe('POST /api/session/token', () => {
 
   it('a named token (or an agent key) cannot mint account tokens', async () => {
     const account = await h.signup(h.client());
-    const [, payload] = account.token!.split('.');
-    const sub = JSON.parse(Buffer.from(payload, 'base64url').toString()).sub as string;
+    const sub = subjectOf(account.token!, h.jwtSecret);
     const named = h.tokens().issue({ sub: 'tok_x', typ: 'named', tid: 'tok_x', acc: sub });
     const agent = h.tokens().issue({ sub: 'agt_x', typ: 'agent', acc: sub });
     for (const t of [named.token, agent.token]) {
@@ -252,12 +251,14 @@ describe('tenant isolation', () => {
     const asB = await browserB.get('/api/session').expect(200);
     expect(asB.body.session.agentName).toBe(b.agentName);
     await browserB.post('/api/plans/transition').send({ newPlan: 'retail_free' }).expect(200);
+    // The downgrade ended B's bearer token, even one minted in the same second (it passed before).
     await h
       .client()
       .post('/api/plans/transition')
       .set('Authorization', bearer(b.token!))
       .send({ newPlan: 'enterprise_max' })
-      .expect(200);
+      .expect(401);
+    await browserB.post('/api/plans/transition').send({ newPlan: 'enterprise_max' }).expect(200);
     const asA = await browserA.get('/api/session').expect(200);
     expect(asA.body.session).toMatchObject({ agentName: a.agentName, plan: 'retail_pro' });
     // B's logout leaves A signed in.
@@ -269,8 +270,7 @@ describe('tenant isolation', () => {
 describe('revocations survive a restart of the embedded runtime', () => {
   it('keeps a revoked token refused after the cache is gone', async () => {
     const account = await h.signup(h.client());
-    const [, payload] = account.token!.split('.');
-    const sub = JSON.parse(Buffer.from(payload, 'base64url').toString()).sub as string;
+    const sub = subjectOf(account.token!, h.jwtSecret);
     const revoked = h.tokens().issue({ sub, typ: 'account' });
     const kept = h.tokens().issue({ sub, typ: 'account' });
     await h.tokens().revoke(revoked.jti, revoked.expiresAt);

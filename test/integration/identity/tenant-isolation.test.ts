@@ -1,7 +1,7 @@
-import jwt from 'jsonwebtoken';
 import { agentsCollection } from '../../../actors/identity/agents.collection';
 import { namedTokensCollection } from '../../../actors/identity/named-tokens.collection';
 import { bearer, startIdentityHarness, type IdentityHarness } from './support/identity-harness';
+import { subjectOf } from '../../support/token-claims';
 
 let h: IdentityHarness;
 
@@ -15,7 +15,7 @@ afterAll(async () => {
 const TOKENS = '/api/bearer-tokens';
 
 /** Internal account id behind an account token (test-only knowledge). */
-const accountIdOf = (token: string) => (jwt.decode(token) as jwt.JwtPayload).sub!;
+const accountIdOf = (token: string) => subjectOf(token, h.runtime.secrets.jwtSecret);
 
 describe('account B can see and change nothing of account A', () => {
   let a: { token: string; auth: string };

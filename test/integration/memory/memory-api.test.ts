@@ -1,3 +1,4 @@
+import { dropDefaultWorkspace } from '../../support/default-workspace';
 import { bearer, useExecHarness } from '../executions/support/harness';
 
 /** `/api/memory` over HTTP (docs/memory.md): two accounts on one embedded runtime. */
@@ -155,6 +156,17 @@ describe('/api/memory', () => {
     expect((await list(s.a, { search: 'public-note' })).body.entries).toEqual([
       expect.objectContaining({ content: 'for everyone', owned: true }),
     ]);
+  });
+
+  it('writes a workspace entry without workspaceId, also for an older account without a default workspace', async () => {
+    const c = await s.h.account();
+    const recorded = await dropDefaultWorkspace(s.h.runtime, c);
+    const res = await put(c, { key: 'team-first', content: 'shared', visibility: 'workspace' });
+    expect(res.status).toBe(201);
+    expect(res.body.entry).toMatchObject({ key: 'team-first', visibility: 'workspace' });
+    expect(res.body.execution.workspaceId).toBe(recorded);
+    const workspaces = await s.h.http().get('/api/workspaces').set(bearer(c));
+    expect(workspaces.body.workspaces).toEqual([expect.objectContaining({ id: recorded, isDefault: true })]);
   });
 
   it('answers viewerAgentId with the public agentRef of an agent caller', async () => {

@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import jwt from 'jsonwebtoken';
 import { openPrivateDatabases } from '../../../actors/tools/db';
 import { agentSchemaName } from '../../../actors/tools/db/sql-builder';
 import { silentLogger } from '../../../src/logging/logger';
 import { serviceUrl } from '../../support/services';
 import { eventually, startRouterHarness, type RouterHarness } from './support/router-harness';
+import { subjectOf } from '../../support/token-claims';
 
 /**
  * The `net_*` and `db_*` tools through the router (`POST /mcp` as registered agents), on a runtime
@@ -18,7 +18,7 @@ const postgresUrl = serviceUrl('postgres');
 const NET_TOOLS = ['net_dns_resolve', 'net_http_delete', 'net_http_get', 'net_http_post', 'net_http_put'];
 const DB_TOOLS = ['db_create_table', 'db_delete', 'db_insert', 'db_query', 'db_transaction', 'db_update'];
 
-const subOf = (token: string) => (jwt.decode(token) as { sub: string }).sub;
+const subOf = (token: string) => subjectOf(token, loopback.runtime.secrets.jwtSecret);
 
 let loopback: RouterHarness;
 let guarded: RouterHarness;

@@ -1,4 +1,3 @@
-import jwt from 'jsonwebtoken';
 import { defaultAgentIdOf } from '../../../actors/tools/router/default-agent';
 import type { Principal } from '../../../schemas/auth';
 import type { AgentInvokeToolMessage } from '../../../schemas/messages/tools';
@@ -8,6 +7,7 @@ import {
   type ConnectorsHarness,
 } from '../connectors/support/connectors-harness';
 import { startTestMcpServer, type TestMcpServer } from '../connectors/support/test-mcp-server';
+import { subjectOf } from '../../support/token-claims';
 
 /**
  * The tool router and connectors together (docs/tool-router.md, docs/connectors.md): connector
@@ -51,7 +51,7 @@ beforeAll(async () => {
   h = await startConnectorsHarness();
   server = await startTestMcpServer();
   account = await h.account();
-  accountId = (jwt.decode(account.token) as jwt.JwtPayload).sub!;
+  accountId = subjectOf(account.token, h.runtime.secrets.jwtSecret);
   const res = await h
     .http()
     .post('/api/connectors')

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import jwt from 'jsonwebtoken';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { describeWithService } from '../../support/services';
 import { eventually, startRouterHarness, type RouterHarness } from './support/router-harness';
+import { subjectOf } from '../../support/token-claims';
 
 /**
  * The router on the production stores and transport: every message through RabbitMQ (principal,
@@ -15,13 +15,13 @@ import { eventually, startRouterHarness, type RouterHarness } from './support/ro
 
 /** Internal ids of the agents a scenario created (their cache keys are removed afterwards). */
 const created: string[] = [];
-const subOf = (token: string) => (jwt.decode(token) as { sub: string }).sub;
+const subOf = (h: RouterHarness, token: string) => subjectOf(token, h.runtime.secrets.jwtSecret);
 
 /** The same scenario on whatever the harness runs on. */
 async function scenario(h: RouterHarness): Promise<void> {
   const a = await h.agent();
   const b = await h.agent();
-  created.push(subOf(a.token), subOf(b.token));
+  created.push(subOf(h, a.token), subOf(h, b.token));
   expect((await h.call(a.token, 'mem_set', { key: 'p/1', value: { x: 1 } })).body).toEqual({
     success: true,
     result: true,

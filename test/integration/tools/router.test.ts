@@ -1,8 +1,8 @@
-import jwt from 'jsonwebtoken';
 import { agentsCollection } from '../../../actors/identity/agents.collection';
 import { defaultAgentIdOf } from '../../../actors/tools/router/default-agent';
 import { panicFlagKey } from '../../../schemas/messages/tools';
 import { eventually, startRouterHarness, type RouterHarness } from './support/router-harness';
+import { subjectOf } from '../../support/token-claims';
 
 /** Calls per agent per minute in this suite: small enough to reach in a test. */
 const RATE_POINTS = 40;
@@ -16,7 +16,7 @@ afterAll(async () => {
   await h.stop();
 });
 
-const subOf = (token: string) => (jwt.decode(token) as { sub: string }).sub;
+const subOf = (token: string) => subjectOf(token, h.runtime.secrets.jwtSecret);
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 describe('GET /tools and /health', () => {

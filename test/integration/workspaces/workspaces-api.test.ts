@@ -59,14 +59,28 @@ describe('/api/workspaces', () => {
       .post(`/api/workspaces/${ws}/members`)
       .set(bearer(a.token))
       .send({ email: b.email.toUpperCase() });
-    expect(added.status).toBe(201);
-    expect(added.body.member).toMatchObject({
+    // Another account is invited (202), a member only once it accepts.
+    expect(added.status).toBe(202);
+    expect(added.body.invitation).toMatchObject({
+      kind: 'account',
+      email: b.email,
+      role: 'member',
+      status: 'pending',
+      id: expect.stringMatching(/^wsi_/),
+    });
+    expect((await list(b)).body.workspaces.map((w: { id: string }) => w.id)).not.toContain(ws);
+    const accepted = await h
+      .http()
+      .post(`/api/workspace-invitations/${added.body.invitation.id}/accept`)
+      .set(bearer(b.token));
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.member).toMatchObject({
       kind: 'account',
       email: b.email,
       role: 'member',
       id: expect.stringMatching(/^wsm_/),
     });
-    const memberId = added.body.member.id as string;
+    const memberId = accepted.body.member.id as string;
 
     const bList = await list(b);
     expect(bList.body.workspaces).toEqual(
@@ -140,7 +154,7 @@ describe('/api/workspaces', () => {
     expect((await list(b)).body.workspaces.map((w: { id: string }) => w.id)).not.toContain(ws);
   });
 
-  it('answers 400 for malformed input and 404 for unknown workspaces, accounts and agents', async () => {
+  it('answers 400 for malformed input, 404 for unknown workspaces, and 202 for any invitee', async () => {
     const ws = await h.workspace(a, 'Errors');
     const post = (path: string, body: object) => h.http().post(path).set(bearer(a.token)).send(body);
     for (const body of [{}, { name: '' }, { name: 'x'.repeat(121) }, { name: 42 }]) {
@@ -164,8 +178,9 @@ describe('/api/workspaces', () => {
     const unknownWs = await post('/api/workspaces/ws_000000000000000000000000/members', { email: b.email });
     expect(unknownWs.status).toBe(404);
     expect(unknownWs.body).toMatchObject({ code: 'NOT_FOUND', error: 'Workspace not found' });
-    expect((await post(`/api/workspaces/${ws}/members`, { email: 'nobody@example.com' })).status).toBe(404);
-    expect((await post(`/api/workspaces/${ws}/members`, { agentRef: 'agref-missing' })).status).toBe(404);
+    // Whether the invitee exists is not disclosed: an invitation either way.
+    expect((await post(`/api/workspaces/${ws}/members`, { email: 'nobody@example.com' })).status).toBe(202);
+    expect((await post(`/api/workspaces/${ws}/members`, { agentRef: 'agref-missing' })).status).toBe(202);
     expect(
       (
         await h

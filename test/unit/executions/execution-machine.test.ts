@@ -56,9 +56,13 @@ const TABLE: Array<[string, ExecutionDocument, Record<ExecutionAction, string | 
   [
     'held COMPLETED',
     held('COMPLETED'),
-    { pause: 409, resume: 'COMPLETED', retry: 409, cancel: 409, rollback: 409 },
+    { pause: 409, resume: 'COMPLETED', retry: 409, cancel: 'CANCELLED', rollback: 409 },
   ],
-  ['held FAILED', held('FAILED'), { pause: 409, resume: 'FAILED', retry: 409, cancel: 409, rollback: 409 }],
+  [
+    'held FAILED',
+    held('FAILED'),
+    { pause: 409, resume: 'FAILED', retry: 409, cancel: 'CANCELLED', rollback: 409 },
+  ],
 ];
 
 describe('the execution state machine', () => {
@@ -88,6 +92,13 @@ describe('the execution state machine', () => {
   it('documents the same legal moves it enforces', () => {
     expect(Object.keys(ACTION_RULES).sort()).toEqual([...EXECUTION_ACTIONS].sort());
     expect(ACTION_RULES.retry).toEqual({ FAILED: 'RUNNING', CANCELLED: 'RUNNING' });
+  });
+
+  it('cancels a hold like any pause: CANCELLED, the hold gone, nothing started', () => {
+    const cancelled = decideAction(held('COMPLETED'), 'cancel', 'actions', plan, now);
+    expect(cancelled.draft).toMatchObject({ status: 'CANCELLED', stopped: { action: 'cancel' } });
+    expect(cancelled.draft.hold).toBeUndefined();
+    expect(cancelled.start).toBeUndefined();
   });
 
   it('pauses a finished execution as a hold and releases it on resume', () => {

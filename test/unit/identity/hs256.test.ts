@@ -21,10 +21,14 @@ describe('verifyOwnHs256', () => {
     const issued = new TokenService(SECRET, new MemoryCache()).issue({ sub: 'agt_1', typ: 'agent' });
     expect(issued.token.startsWith(`${OWN_HEADER_SEGMENT}.`)).toBe(true);
     const outcome = verifyOwnHs256(issued.token, key, now());
-    expect(outcome).toMatchObject({
-      kind: 'valid',
-      payload: { sub: 'agt_1', typ: 'agent', jti: issued.jti },
-    });
+    expect(outcome).toMatchObject({ kind: 'valid', payload: { jti: issued.jti, enc: expect.any(String) } });
+    // The subject is sealed: the payload names no internal id.
+    expect(outcome.kind === 'valid' && Object.keys(outcome.payload).sort()).toEqual([
+      'enc',
+      'exp',
+      'iat',
+      'jti',
+    ]);
   });
 
   it('refuses a changed payload or signature, and another secret', () => {

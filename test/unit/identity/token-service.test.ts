@@ -116,6 +116,53 @@ describe('TokenService', () => {
     const tokens = new TokenService(SECRET, cache);
     await tokens.revokeSubjectBefore('acc_1', new Date(Date.now() + 5000));
     await tokens.revokeSubjectBefore('acc_1', new Date(Date.now() - 5000));
-    expect(Number(await cache.get('auth:cutoff:acc_1'))).toBeGreaterThan(Date.now() / 1000);
+    expect(Number(await cache.get('auth:cutoff-ms:acc_1'))).toBeGreaterThan(Date.now());
+  });
+
+  describe('same-second revocation', () => {
+    // A clock pinned inside one second, moving a few ms per step (what a reset right after a
+    // sign-in looks like); whole seconds of `iat` cannot tell the two tokens apart.
+    const SECOND = 1_800_000_000_000;
+    let now = SECOND + 100;
+    beforeEach(() => {
+      now = SECOND + 100;
+      jest.spyOn(Date, 'now').mockImplementation(() => now);
+    });
+    afterEach(() => jest.restoreAllMocks());
+
+    it('refuses a token minted in the second of the cutoff, before it', async () => {
+      const tokens = new TokenService(SECRET, new MemoryCache());
+      const before = tokens.issue({ sub: 'acc_same', typ: 'account' });
+      now += 5;
+      await tokens.revokeSubjectBefore('acc_same');
+      now += 5;
+      const after = tokens.issue({ sub: 'acc_same', typ: 'account' });
+      expect(Math.floor(now / 1000)).toBe(SECOND / 1000);
+      await expect(tokens.verify(before.token)).rejects.toMatchObject({ message: 'Bearer token revoked' });
+      await expect(tokens.verify(after.token)).resolves.toMatchObject({ sub: 'acc_same' });
+    });
+
+    it('tells tokens apart within one millisecond: before the cutoff refused, after it kept', async () => {
+      const tokens = new TokenService(SECRET, new MemoryCache());
+      const before = tokens.issue({ sub: 'acc_ms', typ: 'account' });
+      await tokens.revokeSubjectBefore('acc_ms');
+      const after = tokens.issue({ sub: 'acc_ms', typ: 'account' });
+      await expect(tokens.verify(before.token)).rejects.toMatchObject({ message: 'Bearer token revoked' });
+      await expect(tokens.verify(after.token)).resolves.toMatchObject({ sub: 'acc_ms' });
+    });
+
+    it('keeps the millisecond cut through the durable store (restart)', async () => {
+      const store = new ArrayStore();
+      const tokens = new TokenService(SECRET, new MemoryCache(), undefined, { revocations: store });
+      const before = tokens.issue({ sub: 'acc_durable', typ: 'account' });
+      now += 3;
+      await tokens.revokeSubjectBefore('acc_durable');
+      now += 3;
+      const after = tokens.issue({ sub: 'acc_durable', typ: 'account' });
+      const restarted = new TokenService(SECRET, new MemoryCache(), undefined, { revocations: store });
+      await restarted.warm();
+      await expect(restarted.verify(before.token)).rejects.toMatchObject({ message: 'Bearer token revoked' });
+      await expect(restarted.verify(after.token)).resolves.toMatchObject({ sub: 'acc_durable' });
+    });
   });
 });

@@ -3,13 +3,20 @@ import packageJson from '../../../package.json';
 import { errors } from '../../../schemas/errors';
 import { HealthResponseSchema } from '../../../schemas/http/health';
 import { buildApp } from '../../../src/http/app';
+import type { AppDeps } from '../../../src/http/app.types';
 import { testDeps } from '../http/support/test-app';
+
+const ADMIN_TOKEN = 'ops-admin-token-of-this-test-0123456789';
+const ADMIN = { ADMIN_TOKEN };
+/** The dependency details are for the ops admin only (actors/ops/health-view.ts). */
+const asAdmin = <S>(deps: AppDeps<S>) =>
+  request(buildApp(deps)).get('/health').set('Authorization', `Bearer ${ADMIN_TOKEN}`);
 
 describe('GET /health', () => {
   it('answers 200 ok with version, timestamp, tools and dependencies from ops:health', async () => {
-    const { deps, system } = testDeps({ toolCount: () => 44 });
+    const { deps, system } = testDeps({ toolCount: () => 44 }, ADMIN);
     const before = Date.now();
-    const res = await request(buildApp(deps)).get('/health');
+    const res = await asAdmin(deps);
     expect(res.status).toBe(200);
     expect(HealthResponseSchema.parse(res.body)).toEqual(res.body);
     expect(res.body).toMatchObject({ status: 'ok', version: packageJson.version, tools: 44 });
@@ -20,6 +27,27 @@ describe('GET /health', () => {
     expect(system.calls).toEqual([
       { method: 'ask', to: 'ops:health', type: 'ops.health', body: {}, options: { timeoutMs: 5000 } },
     ]);
+  });
+
+  it('shows an anonymous caller only {status, version, timestamp, tools}', async () => {
+    const { deps } = testDeps({ toolCount: () => 44 }, ADMIN);
+    const res = await request(buildApp(deps)).get('/health');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['status', 'timestamp', 'tools', 'version']);
+    expect(res.body).toMatchObject({ status: 'ok', version: '6.6.7', tools: 44 });
+  });
+
+  it('gives the details to no one when no admin token is configured, and to no other bearer', async () => {
+    for (const [env, auth] of [
+      [{}, 'Bearer '],
+      [ADMIN, 'Bearer not-the-admin-token'],
+      [ADMIN, `Token ${ADMIN_TOKEN}`],
+    ] as const) {
+      const { deps } = testDeps({}, env);
+      const res = await request(buildApp(deps)).get('/health').set('Authorization', auth);
+      expect(res.status).toBe(200);
+      expect(res.body.dependencies).toBeUndefined();
+    }
   });
 
   it('reports tools: 0 by default', async () => {
@@ -35,7 +63,7 @@ describe('GET /health', () => {
   });
 
   it('stays 200 with status degraded when a dependency is down', async () => {
-    const { deps, system } = testDeps();
+    const { deps, system } = testDeps({}, ADMIN);
     system.onAsk('ops:health', 'ops.health', () => ({
       status: 'degraded',
       dependencies: {
@@ -44,18 +72,28 @@ describe('GET /health', () => {
         cache: { state: 'down', detail: 'redis://cache:6379 refused' },
       },
     }));
-    const res = await request(buildApp(deps)).get('/health');
+    const res = await asAdmin(deps);
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('degraded');
     expect(res.body.dependencies.cache).toEqual({ state: 'down', detail: 'redis://cache:6379 refused' });
   });
 
   it('answers 503 unavailable, still health-shaped with an error string, when the actor does not answer', async () => {
-    const { deps, system } = testDeps();
+    const { deps, system } = testDeps({}, ADMIN);
     system.onAsk('ops:health', 'ops.health', () => {
       throw errors.deadline();
     });
-    const res = await request(buildApp(deps)).get('/health');
+    const anonymous = await request(buildApp(deps)).get('/health');
+    expect(anonymous.status).toBe(503);
+    expect(Object.keys(anonymous.body).sort()).toEqual([
+      'code',
+      'error',
+      'status',
+      'timestamp',
+      'tools',
+      'version',
+    ]);
+    const res = await asAdmin(deps);
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('1');
     expect(HealthResponseSchema.parse(res.body)).toBeTruthy();

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import type { VaultOptions } from '../../../../actors/vault/vault';
 import { startRuntime, type Runtime } from '../../../../src/boot/runtime';
 import { loadConfig } from '../../../../src/config/load-config';
 import { createLogger, type Logger } from '../../../../src/logging/logger';
+import { subjectOf } from '../../../support/token-claims';
 
 /** Everything a runtime logged, as text (pino JSON lines). */
 export class LogCapture {
@@ -167,7 +167,7 @@ export async function signup(
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.text}`);
   const token = res.body.credentials.bearerToken as string | null;
   if (!token) throw new Error(`plan ${plan} has no bearer token: use a session for it`);
-  const accountId = (jwt.decode(token) as jwt.JwtPayload).sub!;
+  const accountId = subjectOf(token, runtime.secrets.jwtSecret);
   const ws = await runtime.documents.db
     .collection<{ _id: string }>('workspaces')
     .findOne({ ownerAccountId: accountId, isDefault: true });
