@@ -17,6 +17,7 @@ import { AgentRecordSchema, AgentsRegisterReplySchema } from '../../schemas/mess
 import type { RouteModule } from '../../src/http/app.types';
 import { ipKey, rateLimit, requirePrincipal } from '../../src/http/auth';
 import { parseBody } from '../../src/http/validation';
+import { secretAnswer } from '../../src/http/idempotency.middleware';
 
 /** `POST /register`: attempts per client address (valid or not) per window. */
 export const REGISTER_RATE_LIMIT = Object.freeze({ name: 'register-ip', points: 20, durationSec: 3600 });
@@ -80,7 +81,7 @@ export const agentsRoute: RouteModule<IdentityRouteServices> = (router, deps) =>
     res.json(ListAgentsResponseSchema.parse(reply));
   });
 
-  router.post('/api/agents', deps.requireAuth, async (req, res) => {
+  router.post('/api/agents', secretAnswer, deps.requireAuth, async (req, res) => {
     const { principal, accountId } = operatorOf(res);
     const body = parseBody(CreateAgentBodySchema, req);
     const reply = await deps.system.ask(`agents:${accountId}`, 'agents.create', body, { auth: principal });
