@@ -11,6 +11,12 @@ export const ERROR_CODES = {
   /** The request did not arrive in time (Node's `headersTimeout` / `requestTimeout`). */
   REQUEST_TIMEOUT: { status: 408, retryable: true },
   CONFLICT: { status: 409, retryable: false },
+  /** The Idempotency-Key was first used for another request (method, path or body differ). */
+  IDEMPOTENCY_KEY_REUSED: { status: 409, retryable: false },
+  /** The first request with this Idempotency-Key is still running: retry after a moment. */
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, retryable: true },
+  /** The request with this Idempotency-Key already ran, and its answer is not kept (`reason`). */
+  IDEMPOTENCY_OUTCOME_NOT_KEPT: { status: 409, retryable: false },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false },
   /** A body in a content coding (or charset) the service does not read. */
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false },
@@ -103,3 +109,24 @@ export const errors = {
   deadline: (message = 'Deadline exceeded') => new AppError('DEADLINE_EXCEEDED', message),
   internal: (message = 'Internal error') => new AppError('INTERNAL_ERROR', message),
 };
+
+/** The codes whose answer leaves open whether the work ran (503, 504). */
+export function isUncertainOutcome(code: ErrorCode): boolean {
+  return code === 'UNAVAILABLE' || code === 'DEADLINE_EXCEEDED';
+}
+
+/**
+ * Says on a 503/504 whether the work may have run (`details.mayHaveRun`), so a client knows when a
+ * retry needs an idempotency key. An error that already says so, and any other code, is returned
+ * as it is: the first party that knows (the transport that refused a command before publishing
+ * it, a remote handler) decides.
+ */
+export function withMayHaveRun(error: AppError, mayHaveRun: boolean): AppError {
+  if (!isUncertainOutcome(error.code) || typeof error.details?.mayHaveRun === 'boolean') return error;
+  return new AppError(
+    error.code,
+    error.message,
+    { ...error.details, mayHaveRun },
+    { retryable: error.retryable, cause: error },
+  );
+}

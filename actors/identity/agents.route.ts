@@ -18,6 +18,7 @@ import type { RouteModule } from '../../src/http/app.types';
 import { ipKey, rateLimit, requirePrincipal } from '../../src/http/auth';
 import { parseBody } from '../../src/http/validation';
 import { defaultRateLimit, rateLimitOf } from '../../src/config/rate-limits';
+import { secretAnswer } from '../../src/http/idempotency.middleware';
 
 /** `POST /register`: attempts per client address (valid or not) per window; defaults of RATE_LIMIT_REGISTER_PER_IP. */
 export const REGISTER_RATE_LIMIT = Object.freeze({
@@ -87,7 +88,7 @@ export const agentsRoute: RouteModule<IdentityRouteServices> = (router, deps) =>
     res.json(ListAgentsResponseSchema.parse(reply));
   });
 
-  router.post('/api/agents', deps.requireAuth, async (req, res) => {
+  router.post('/api/agents', secretAnswer, deps.requireAuth, async (req, res) => {
     const { principal, accountId } = operatorOf(res);
     const body = parseBody(CreateAgentBodySchema, req);
     const reply = await deps.system.ask(`agents:${accountId}`, 'agents.create', body, { auth: principal });

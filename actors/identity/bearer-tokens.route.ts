@@ -15,6 +15,7 @@ import { TokensViewReplySchema } from '../../schemas/messages/named-tokens';
 import type { RouteModule } from '../../src/http/app.types';
 import { requirePrincipal } from '../../src/http/auth';
 import { parseBody, parseQuery } from '../../src/http/validation';
+import { secretAnswer } from '../../src/http/idempotency.middleware';
 
 const PATH = '/api/bearer-tokens';
 
@@ -48,7 +49,7 @@ export const bearerTokensRoute: RouteModule<IdentityRouteServices> = (router, de
     );
   });
 
-  router.post(PATH, deps.requireAuth, async (req, res) => {
+  router.post(PATH, secretAnswer, deps.requireAuth, async (req, res) => {
     const { principal, actor } = ownerOf(res);
     const body = parseBody(CreateBearerTokenBodySchema, req);
     const reply = TokensViewReplySchema.parse(
@@ -57,7 +58,7 @@ export const bearerTokensRoute: RouteModule<IdentityRouteServices> = (router, de
     res.status(201).json(RevealedBearerTokenResponseSchema.parse({ ...reply, oneTimeReveal: true }));
   });
 
-  router.patch(PATH, deps.requireAuth, async (req, res) => {
+  router.patch(PATH, secretAnswer, deps.requireAuth, async (req, res) => {
     const { principal, actor } = ownerOf(res);
     const body = parseBody(PatchBearerTokenBodySchema, req);
     const reply = TokensViewReplySchema.parse(

@@ -23,6 +23,7 @@ import type { RouteModule } from '../../src/http/app.types';
 import { SESSION_COOKIE, ipKey, principalFromClaims, principalOf, rateLimit } from '../../src/http/auth';
 import { endSession, startSession } from '../../src/http/auth/session-helpers';
 import { parseBody, parseQuery } from '../../src/http/validation';
+import { secretAnswer } from '../../src/http/idempotency.middleware';
 import { accountCaller } from './accounts.route';
 
 /** Where a login link lands when it carries no `redirectTo`. */
@@ -94,6 +95,7 @@ export const sessionRoute: RouteModule<IdentityRouteServices> = (router, deps) =
 
   router.post(
     '/api/session/token',
+    secretAnswer,
     deps.requireAuth,
     limit(
       'session-token',

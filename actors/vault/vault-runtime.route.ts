@@ -19,6 +19,7 @@ import {
 import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
 import { requirePrincipal } from '../../src/http/auth';
 import { parseBody, validationError } from '../../src/http/validation';
+import { secretAnswer } from '../../src/http/idempotency.middleware';
 import { vaultRateLimit, vaultServiceOf, type VaultRouteServices } from './vault.route';
 
 /** Grant ids as minted (`vgr_` + 128 bits hex); anything else cannot name a grant. */
@@ -103,7 +104,7 @@ export const vaultRuntimeRoute: RouteModule<VaultRouteServices> = (router, deps)
     res.json(ConsumeResponseSchema.parse({ secret: { name: reply.secret.name, value }, grant: reply.grant }));
   });
 
-  router.post('/api/sdk/credentials', deps.requireAuth, async (req, res) => {
+  router.post('/api/sdk/credentials', secretAnswer, deps.requireAuth, async (req, res) => {
     const { principal, to } = credentialsOf(res);
     const body = parseBody(CreateCredentialBodySchema, req);
     const reply = CredentialsCreateReplySchema.parse(

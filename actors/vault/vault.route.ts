@@ -24,6 +24,7 @@ import {
 import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
 import { principalOf, rateLimit, requirePrincipal } from '../../src/http/auth';
 import { parseBody, parseQuery, validationError } from '../../src/http/validation';
+import { secretAnswer } from '../../src/http/idempotency.middleware';
 
 /** What the vault routes read from the process's services. */
 export interface VaultRouteServices {
@@ -159,7 +160,7 @@ export const vaultRoute: RouteModule<VaultRouteServices> = (router, deps) => {
     'Too many vault access requests for this account, retry later',
   );
 
-  router.post('/api/vault/access', deps.requireAuth, accessLimit, async (req, res) => {
+  router.post('/api/vault/access', secretAnswer, deps.requireAuth, accessLimit, async (req, res) => {
     const { principal, to } = vaultOf(res);
     const body = parseBody(AccessBodySchema, req);
     const reply = await deps.system.ask(to, 'vault.access', body, { auth: principal });

@@ -16,6 +16,7 @@ import { openDocuments, type DocumentStore } from '../store/mongo';
 import { buildServices } from './build-services';
 import { createDedupeStore } from './dedupe-factory';
 import { createHttpAuth } from './http-auth';
+import { createIdempotency } from './idempotency-factory';
 import { createTransport } from './transport-factory';
 import type { WorkAborter } from './work-aborter';
 
@@ -119,6 +120,8 @@ export async function startRuntime(
     let http: HttpServerHandle | undefined;
     if (servesHttp) {
       const auth = createHttpAuth(services);
+      const idempotency = createIdempotency(cache, config, logger);
+      stack.push(() => idempotency.close());
       const app = buildApp({
         config,
         logger,
@@ -127,6 +130,7 @@ export async function startRuntime(
         requireAuth: auth.requireAuth,
         optionalAuth: auth.optionalAuth,
         sessions: auth.session,
+        idempotency: idempotency.keeper,
         routes: routeModules,
         toolCount: () => services.toolRouter.registry.size,
       });

@@ -139,6 +139,11 @@ export const EnvSchema = z.object({
   /** Default deadline of a request to an actor, in milliseconds. */
   REQUEST_TIMEOUT_MS: int(100, 600000, 15000),
   /**
+   * How long the outcome of a request sent with an `Idempotency-Key` is kept for its retries, in
+   * milliseconds (docs/http.md, "Idempotent retries"). One minute to seven days; default 24 h.
+   */
+  IDEMPOTENCY_TTL_MS: int(60000, 7 * 86400000, 86400000),
+  /**
    * Lease of the node running an execution's step, in milliseconds (docs/executions.md, "Orphaned
    * steps"): renewed every third of it while the step runs; a step whose lease lapsed is failed by
    * the sweeper.

@@ -3,6 +3,7 @@ import helmet from 'helmet';
 import type { AppDeps, ResolvedAppDeps } from './app.types';
 import { SESSION_COOKIE } from './auth/session.middleware';
 import { errorMiddleware } from './error.middleware';
+import { idempotencyMiddleware } from './idempotency.middleware';
 import { jsonBody } from './json-body.middleware';
 import { requestContext } from './request-context.middleware';
 import { recordAllowedMethods, routeFallback } from './route-fallback.middleware';
@@ -26,6 +27,21 @@ function mayUseSession(req: express.Request): boolean {
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /**
+ * `requireAuth`, then (with a keeper) the `Idempotency-Key` middleware in the same handler: every
+ * authenticated route takes keys on its mutations without a line of its own, scoped to the caller
+ * authentication just established.
+ */
+function withIdempotency(
+  requireAuth: express.RequestHandler,
+  deps: Pick<AppDeps<unknown>, 'idempotency'>,
+): express.RequestHandler {
+  if (!deps.idempotency) return requireAuth;
+  const keys = idempotencyMiddleware(deps.idempotency);
+  return (req, res, next) =>
+    requireAuth(req, res, (err?: unknown) => (err !== undefined ? next(err) : keys(req, res, next)));
+}
+
+/**
  * Builds the front door: request context, security headers, JSON bodies, the route modules, then
  * 404/405 and the one error middleware. Pure: it opens no socket (see `listen`).
  */
@@ -34,7 +50,7 @@ export function buildApp<S>(deps: AppDeps<S>): express.Express {
   const resolved: ResolvedAppDeps<S> = {
     ...deps,
     toolCount: deps.toolCount ?? (() => 0),
-    requireAuth: deps.requireAuth ?? allowEveryone,
+    requireAuth: withIdempotency(deps.requireAuth ?? allowEveryone, deps),
     optionalAuth: deps.optionalAuth ?? allowEveryone,
   };
   const app = express();

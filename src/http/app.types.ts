@@ -3,6 +3,7 @@ import type { Config } from '../config/load-config';
 import type { ActorSystemApi } from '../kernel/kernel.types';
 import type { Logger } from '../logging/logger';
 import type { SessionSupport } from './auth/session.middleware';
+import type { IdempotencyKeeper } from './idempotency/idempotency-keeper';
 
 /**
  * Everything the front door needs, passed once to `buildApp`. Nothing in `src/http` builds its own
@@ -39,6 +40,13 @@ export interface AppDeps<S = unknown> {
    * present but invalid credentials still fail 401. Default: a no-op.
    */
   optionalAuth?: RequestHandler;
+  /**
+   * Idempotency keys (docs/http.md, "Idempotent retries"): when given, `requireAuth` is followed by
+   * the `Idempotency-Key` middleware on POST, PUT, PATCH and DELETE, and routes that keep their
+   * own outcomes (`POST /mcp`) use it. Built by `src/boot` over the cache. Default: none (keys are
+   * ignored).
+   */
+  idempotency?: IdempotencyKeeper;
   /** Browser sessions (express-session over the cache), applied before the routes. Default: none. */
   sessions?: SessionSupport;
   /** Route modules, registered in order (the process's are `routeModules` of `actors/registry.ts`). Default: none. */

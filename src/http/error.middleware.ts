@@ -155,13 +155,27 @@ export function toHttpFailure(err: unknown, requestId: string): HttpFailure {
   return { status, body, headers, logLevel };
 }
 
+/** Requests that may change something: a 503/504 on them says whether the change may have happened. */
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /**
  * The one error middleware, registered last. Never sends a stack or the message of an unknown
  * error; logs server faults with their stack under the request's logger.
+ *
+ * A 503/504 answering a mutation always says `mayHaveRun`: the error's own value where the layer
+ * that failed knew it (the kernel: `false` when the command was never published, `true` once it
+ * was), else `true`, since nothing rules it out (docs/http.md, "Idempotent retries").
  */
 export function errorMiddleware(): ErrorRequestHandler {
-  return (err, _req, res, _next) => {
+  return (err, req, res, _next) => {
     const failure = toHttpFailure(err, res.locals.requestId);
+    if (
+      (failure.status === 503 || failure.status === 504) &&
+      typeof failure.body.mayHaveRun !== 'boolean' &&
+      MUTATING.has(req.method)
+    ) {
+      failure.body.mayHaveRun = true;
+    }
     if (failure.logLevel === 'debug') res.locals.log.debug({ code: failure.body.code }, 'request rejected');
     else res.locals.log[failure.logLevel]({ err }, 'request failed');
 

@@ -6,6 +6,7 @@ import type { AnyActorDefinition } from './actor-definition';
 import { Activation, PASSIVATE } from './activation';
 import type { ClaimOptions } from './dedupe-store';
 import { errorReply, parseEnvelope } from './envelopes';
+import { isStableEnvelopeId } from './ids';
 import { Invocation } from './invocation';
 import type { KernelRuntime } from './kernel-runtime';
 import type { SupervisionPolicy } from './supervision';
@@ -93,8 +94,13 @@ export class ActorHost {
     }
     const inv = new Invocation(this.activationOf(envelope.to), envelope, this.rt);
     // A first delivery is unknown elsewhere unless a caller published its id twice (kinds that
-    // expect that declare dedupe: 'shared'); a redelivery may have run, or be running, elsewhere.
-    const shared = this.sharedDedupe || delivery.redelivered || delivery.deliveryCount > 1;
+    // expect that declare dedupe: 'shared', and stable ids derived from an idempotency key say so
+    // themselves); a redelivery may have run, or be running, elsewhere.
+    const shared =
+      this.sharedDedupe ||
+      delivery.redelivered ||
+      delivery.deliveryCount > 1 ||
+      isStableEnvelopeId(envelope.id);
     inv.claim = this.rt.dedupe
       .claim(
         envelope.id,

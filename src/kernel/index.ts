@@ -19,6 +19,7 @@ export {
 } from './actor-system';
 export type { ClaimOptions, DedupeRecord, DedupeStore } from './dedupe-store';
 export { CANCEL_TYPE, REPLY_TYPE } from './envelopes';
+export { isStableEnvelopeId, stableEnvelopeId } from './ids';
 export type { SystemPhase } from './kernel-runtime';
 export type { ActorSystemApi, EnvelopeAuth, MessageSchemas, RequestOptions } from './kernel.types';
 export { LayeredDedupeStore, type LayeredDedupeStoreOptions } from './layered-dedupe-store';

@@ -1,7 +1,16 @@
 import type { Subscriber } from 'rxjs';
 import type { ReplyBody } from '../../schemas/envelope';
-import { AppError, errors } from '../../schemas/errors';
+import { AppError, errors, withMayHaveRun } from '../../schemas/errors';
 import { TimeoutLists, type TimeoutHandle } from '../transport/timeout-list';
+
+/**
+ * A request in the table was handed to the transport: a 503/504 that ends it (its deadline, the
+ * system stopping, a handler's own failure) leaves open whether the work ran, unless the error
+ * already says (a send refused before publishing says `false`).
+ */
+function ranSomewhere(error: AppError): AppError {
+  return withMayHaveRun(error, true);
+}
 
 /** A request of this node waiting for its reply (or stream items), keyed by envelope id. */
 export interface PendingEntry {
@@ -34,7 +43,7 @@ export class PendingAsk implements PendingEntry {
         this.resolve(body.value as never);
         return true;
       case 'error':
-        this.reject(AppError.fromBody(body.error));
+        this.reject(ranSomewhere(AppError.fromBody(body.error)));
         return true;
       case 'next':
         (this.items ??= [])[body.seq] = body.value;
@@ -46,7 +55,7 @@ export class PendingAsk implements PendingEntry {
   }
 
   fail(error: AppError): void {
-    this.reject(error);
+    this.reject(ranSomewhere(error));
   }
 }
 
@@ -95,7 +104,7 @@ export class PendingStream implements PendingEntry {
 
   fail(error: AppError): void {
     this.done = true;
-    this.subscriber.error(error);
+    this.subscriber.error(ranSomewhere(error));
   }
 
   private drainEarly(): void {

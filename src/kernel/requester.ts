@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import type { Envelope } from '../../schemas/envelope';
-import { AppError, isAppError } from '../../schemas/errors';
+import { AppError, isAppError, withMayHaveRun } from '../../schemas/errors';
 import type { Logger } from '../logging/logger';
 import type { Transport } from '../transport/transport';
 import { assertAddress, assertType, BROADCAST_ADDRESS, CANCEL_TYPE, readReplyBody } from './envelopes';
@@ -35,7 +35,7 @@ export class Requester {
 
   request<T>(from: string | undefined, to: string, type: string, body: unknown, options?: RequestOptions) {
     return new Promise<T>((resolve, reject) => {
-      this.deps.assertAccepting();
+      this.assertAccepting();
       const timeoutMs = options?.timeoutMs ?? this.deps.defaultTimeoutMs;
       const envelope = this.envelope(from, to, type, body, options, timeoutMs, true);
       const entry = new PendingAsk(envelope.id, resolve, reject);
@@ -45,7 +45,7 @@ export class Requester {
   }
 
   async command(from: string | undefined, to: string, type: string, body: unknown, options?: RequestOptions) {
-    this.deps.assertAccepting();
+    this.assertAccepting();
     const timeoutMs = options?.timeoutMs ?? this.deps.defaultTimeoutMs;
     await this.send(this.envelope(from, to, type, body, options, timeoutMs, false), options);
   }
@@ -56,7 +56,7 @@ export class Requester {
       const timeoutMs = options?.timeoutMs ?? this.deps.streamTimeoutMs;
       let envelope: Envelope;
       try {
-        this.deps.assertAccepting();
+        this.assertAccepting();
         envelope = this.envelope(undefined, to, type, body, options, timeoutMs, true);
       } catch (error) {
         subscriber.error(error);
@@ -136,6 +136,15 @@ export class Requester {
     };
   }
 
+  /** A system that takes no requests publishes nothing: its refusal says the work did not run. */
+  private assertAccepting(): void {
+    try {
+      this.deps.assertAccepting();
+    } catch (error) {
+      throw isAppError(error) ? withMayHaveRun(error, false) : error;
+    }
+  }
+
   /** Tells every node that nobody waits for request `id` any more. */
   private cancel(id: string): void {
     this.publish(this.broadcastEnvelope(CANCEL_TYPE, id, {})).then(undefined, (err: unknown) =>
@@ -174,7 +183,12 @@ export class Requester {
 
 const ALONE = Object.freeze({ alone: true });
 
+/**
+ * A failed send as UNAVAILABLE. The transport marks a failure that came after the command left
+ * (`mayHaveRun: true`, e.g. a publisher confirm that never came); any other refusal was before
+ * publishing, so the work did not run.
+ */
 function toUnavailable(error: unknown): AppError {
-  if (isAppError(error)) return error;
-  return new AppError('UNAVAILABLE', 'The transport is unavailable', {}, { cause: error });
+  if (isAppError(error)) return withMayHaveRun(error, false);
+  return new AppError('UNAVAILABLE', 'The transport is unavailable', { mayHaveRun: false }, { cause: error });
 }

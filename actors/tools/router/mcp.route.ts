@@ -1,17 +1,26 @@
 import type { ToolRouterRouteServices } from './tool-invoke';
 import type { ErrorRequestHandler, Request } from 'express';
-import { AppError, isAppError } from '../../../schemas/errors';
+import { AppError, errors, isAppError } from '../../../schemas/errors';
 import { ToolCallBodySchema } from '../../../schemas/http/mcp';
 import type { RouteModule } from '../../../src/http/app.types';
 import { requirePrincipal } from '../../../src/http/auth';
-import { invokeTool, toolRouterOf } from './tool-invoke';
+import { idempotencyByRoute } from '../../../src/http/idempotency.middleware';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  parseIdempotencyKey,
+} from '../../../src/http/idempotency/idempotency-key';
+import { invokeToolOnce } from './keyed-tool-call';
+import { toolRouterOf } from './tool-invoke';
 import { listingFor } from './tool-listing';
 import { isUnknownToolError } from './tool-registry';
 import { browserOriginGuard } from '../../../src/http/auth/dns-rebinding';
 import {
+  CallAnswer,
   handleJsonRpc,
   isJsonRpcBody,
   JSON_RPC_ERRORS,
+  MCP_META,
   MCP_PROTOCOL_VERSIONS,
   rpcError,
 } from '../../../src/http/mcp/json-rpc';
@@ -37,6 +46,20 @@ function withSuccessFalse(err: unknown): unknown {
 }
 
 /**
+ * The key of one `tools/call`: the `Idempotency-Key` header or `params._meta[MCP_META.idempotencyKey]`
+ * (both may be given when equal). Throws 400 for a malformed or conflicting key.
+ */
+function callKey(header: string | undefined, meta: Record<string, unknown> | undefined): string | undefined {
+  const raw = meta?.[MCP_META.idempotencyKey];
+  if (raw === undefined) return header;
+  const key = parseIdempotencyKey(raw, `params._meta["${MCP_META.idempotencyKey}"]`);
+  if (header !== undefined && header !== key) {
+    throw errors.validation(`The ${IDEMPOTENCY_KEY_HEADER} header and params._meta name different keys`);
+  }
+  return key;
+}
+
+/**
  * `POST /mcp` (SB): the universal tool router, two dialects on one path, told apart by the body
  * (docs/tool-router.md):
  *
@@ -48,50 +71,87 @@ function withSuccessFalse(err: unknown): unknown {
  * `DELETE /mcp` answer 405 (no server-initiated stream, no session to end) through the fallback.
  */
 export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => {
-  router.post(PATH, browserOriginGuard(deps.config), deps.requireAuth, async (req, res) => {
-    const principal = requirePrincipal(res);
+  // Keys are read here, per tool call, in both dialects (keyed-tool-call.ts), not by the front door.
+  router.post(
+    PATH,
+    browserOriginGuard(deps.config),
+    idempotencyByRoute,
+    deps.requireAuth,
+    async (req, res) => {
+      const principal = requirePrincipal(res);
+      const rawKey = req.headers['idempotency-key'];
 
-    if (isJsonRpcBody(req.body)) {
-      const version = req.headers['mcp-protocol-version'];
-      if (typeof version === 'string' && !MCP_PROTOCOL_VERSIONS.includes(version)) {
-        res.status(400).json(
-          rpcError(
-            null,
-            JSON_RPC_ERRORS.invalidRequest,
-            `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)}`,
-            {
-              supported: MCP_PROTOCOL_VERSIONS,
-            },
-          ),
-        );
+      if (isJsonRpcBody(req.body)) {
+        const version = req.headers['mcp-protocol-version'];
+        if (typeof version === 'string' && !MCP_PROTOCOL_VERSIONS.includes(version)) {
+          res.status(400).json(
+            rpcError(
+              null,
+              JSON_RPC_ERRORS.invalidRequest,
+              `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)}`,
+              {
+                supported: MCP_PROTOCOL_VERSIONS,
+              },
+            ),
+          );
+          return;
+        }
+        let headerKey: string | undefined;
+        try {
+          headerKey = rawKey === undefined ? undefined : parseIdempotencyKey(rawKey);
+          if (headerKey !== undefined && Array.isArray(req.body)) {
+            throw errors.validation(
+              `An ${IDEMPOTENCY_KEY_HEADER} header names one call: in a batch, give each tools/call its key in params._meta["${MCP_META.idempotencyKey}"]`,
+            );
+          }
+        } catch (err) {
+          res.status(400).json(rpcError(null, JSON_RPC_ERRORS.invalidRequest, (err as Error).message));
+          return;
+        }
+        const registry = toolRouterOf(deps).registry;
+        // The caller's connector tools are looked up only for a `tools/list`, once per request.
+        let listing: Promise<readonly unknown[]> | undefined;
+        let replayed = false;
+        const answer = await handleJsonRpc(req.body, {
+          serverInfo: SERVER_INFO,
+          tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
+          call: async (name, args, meta) => {
+            const key = callKey(headerKey, meta);
+            const once = await invokeToolOnce(deps, principal, key, { tool: name, input: args });
+            if (!once.replayed) return once.result;
+            replayed = true;
+            return new CallAnswer(once.result, { [MCP_META.replayed]: true });
+          },
+          isUnknownTool: isUnknownToolError,
+        });
+        if (replayed && !Array.isArray(req.body)) res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+        if (answer.body === undefined) res.status(answer.status).end();
+        else sendJson(res, answer.status, answer.body);
         return;
       }
-      const registry = toolRouterOf(deps).registry;
-      // The caller's connector tools are looked up only for a `tools/list`, once per request.
-      let listing: Promise<readonly unknown[]> | undefined;
-      const answer = await handleJsonRpc(req.body, {
-        serverInfo: SERVER_INFO,
-        tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
-        call: (name, args) => invokeTool(deps, principal, { tool: name, input: args }),
-        isUnknownTool: isUnknownToolError,
-      });
-      if (answer.body === undefined) res.status(answer.status).end();
-      else sendJson(res, answer.status, answer.body);
-      return;
-    }
 
-    try {
-      const body = parseBody(ToolCallBodySchema, req);
-      const result = await invokeTool(deps, principal, {
-        tool: body.tool,
-        input: body.input ?? body.arguments ?? {},
-        ...(body.server !== undefined ? { server: body.server } : {}),
-      });
-      sendJson(res, 200, { success: true, result });
-    } catch (err) {
-      throw withSuccessFalse(err);
-    }
-  });
+      try {
+        const key = rawKey === undefined ? undefined : parseIdempotencyKey(rawKey);
+        const body = parseBody(ToolCallBodySchema, req);
+        const markReplayed = () => res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+        const { result, replayed } = await invokeToolOnce(
+          deps,
+          principal,
+          key,
+          {
+            tool: body.tool,
+            input: body.input ?? body.arguments ?? {},
+            ...(body.server !== undefined ? { server: body.server } : {}),
+          },
+          markReplayed,
+        );
+        if (replayed) markReplayed();
+        sendJson(res, 200, { success: true, result });
+      } catch (err) {
+        throw withSuccessFalse(err);
+      }
+    },
+  );
 
   // A body that is not even JSON: an MCP client gets a JSON-RPC parse error, others the usual 400.
   const parseErrorForMcp: ErrorRequestHandler = (err, req, res, next) => {

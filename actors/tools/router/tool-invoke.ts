@@ -10,6 +10,13 @@ export interface ToolRouterRouteServices {
   readonly toolRouter: ToolRouter;
 }
 
+/** One tool call as the front door received it (either dialect of `POST /mcp`). */
+export interface ToolCall {
+  tool: string;
+  input: Record<string, unknown>;
+  server?: string;
+}
+
 /** The process's tool router; a front door built without services has none (503). */
 export function toolRouterOf(deps: ResolvedAppDeps<ToolRouterRouteServices>): ToolRouter {
   const router = deps.services?.toolRouter;
@@ -25,7 +32,8 @@ export function toolRouterOf(deps: ResolvedAppDeps<ToolRouterRouteServices>): To
 export async function invokeTool(
   deps: ResolvedAppDeps<ToolRouterRouteServices>,
   principal: Principal,
-  call: { tool: string; input: Record<string, unknown>; server?: string },
+  call: ToolCall,
+  options: { envelopeId?: string } = {},
 ): Promise<unknown> {
   const router = toolRouterOf(deps);
   const target = router.registry.resolve(call.tool, call.server);
@@ -41,6 +49,8 @@ export async function invokeTool(
     message,
     {
       auth: principal,
+      // A stable id (a keyed call) makes a retry a duplicate the agent's dedupe record answers.
+      ...(options.envelopeId !== undefined ? { id: options.envelopeId } : {}),
       timeoutMs: router.deadlineMs(target),
       alone: target.kind === 'platform' && target.declaration.heavy === true,
     },

@@ -1,4 +1,4 @@
-import { isAppError } from '../../../schemas/errors';
+import { isAppError, isUncertainOutcome } from '../../../schemas/errors';
 
 /**
  * The MCP dialect of `POST /mcp`: JSON-RPC 2.0 over Streamable HTTP, stateless (no session id, no
@@ -16,6 +16,20 @@ export const JSON_RPC_ERRORS = Object.freeze({
   methodNotFound: -32601,
   invalidParams: -32602,
   internal: -32603,
+});
+
+/**
+ * This server's `_meta` fields (MCP reserves unprefixed names; ours carry a prefix):
+ * - `idempotencyKey`, in a `tools/call`'s `params._meta`: the call's idempotency key (like the
+ *   `Idempotency-Key` header, docs/tool-router.md);
+ * - `replayed`, in a result's `_meta`: the outcome of the first call with that key, not run again;
+ * - `mayHaveRun`, in a tool error's `_meta`: whether a call that failed unavailable or past its
+ *   deadline may still have run (retry it with an idempotency key).
+ */
+export const MCP_META = Object.freeze({
+  idempotencyKey: 'io.agent-runtime/idempotencyKey',
+  replayed: 'io.agent-runtime/replayed',
+  mayHaveRun: 'io.agent-runtime/mayHaveRun',
 });
 
 type Id = string | number | null;
@@ -42,13 +56,25 @@ export interface McpDeps {
    * `tools/list` is received; it should not reject, a rejection answers -32603).
    */
   tools: readonly unknown[] | (() => Promise<readonly unknown[]>);
-  /** Runs a tool; rejects with an AppError (unknown tool: NOT_FOUND with reason `unknown_tool`). */
-  call(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Runs a tool; rejects with an AppError (unknown tool: NOT_FOUND with reason `unknown_tool`).
+   * `meta` is the request's `params._meta` when it is an object. Resolves the result, or a
+   * `CallAnswer` to add `_meta` to the `CallToolResult`.
+   */
+  call(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<unknown>;
   /**
    * Whether a rejection of `call` means the tool does not exist (a protocol error, -32602)
    * rather than a tool error (a result with `isError`). The router's test is passed in.
    */
   isUnknownTool(err: unknown): boolean;
+}
+
+/** A tool's result with `_meta` for its `CallToolResult` (e.g. that it was replayed). */
+export class CallAnswer {
+  constructor(
+    readonly result: unknown,
+    readonly meta: Record<string, unknown>,
+  ) {}
 }
 
 /** How to answer the HTTP request: a status and an optional JSON body (202: none). */
@@ -103,11 +129,20 @@ export function toolResult(result: unknown, name = '') {
 /** A failed call as an MCP tool error (`isError: true`), so that the model sees why. */
 export function toolError(err: unknown) {
   let text = 'Internal error';
+  let mayHaveRun: boolean | undefined;
   if (isAppError(err) && err.code !== 'INTERNAL_ERROR') {
-    const retryAfter = (err.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+    const details = err.details as { retryAfter?: unknown; mayHaveRun?: unknown } | undefined;
+    const retryAfter = details?.retryAfter;
+    // As on HTTP: a 503/504 says whether the call may have run, `true` unless a layer knew better.
+    if (isUncertainOutcome(err.code)) mayHaveRun = details?.mayHaveRun !== false;
     text = `${err.code}: ${err.message}${typeof retryAfter === 'number' ? ` (retry after ${retryAfter} s)` : ''}`;
+    if (mayHaveRun === true) text += ' (the call may have run: retry it with the same idempotency key)';
   }
-  return { content: [{ type: 'text', text }], isError: true };
+  return {
+    content: [{ type: 'text', text }],
+    ...(mayHaveRun !== undefined ? { _meta: { [MCP_META.mayHaveRun]: mayHaveRun } } : {}),
+    isError: true,
+  };
 }
 
 async function callTool(
@@ -115,7 +150,7 @@ async function callTool(
   params: Record<string, unknown>,
   deps: McpDeps,
 ): Promise<JsonRpcResponse> {
-  const { name, arguments: args } = params;
+  const { name, arguments: args, _meta: meta } = params;
   if (typeof name !== 'string' || name === '') {
     return rpcError(id, JSON_RPC_ERRORS.invalidParams, 'tools/call: params.name must be a non-empty string');
   }
@@ -123,8 +158,13 @@ async function callTool(
     return rpcError(id, JSON_RPC_ERRORS.invalidParams, 'tools/call: params.arguments must be an object');
   }
   try {
-    const result = await deps.call(name, args ?? {});
-    return { jsonrpc: '2.0', id, result: toolResult(result, name) };
+    const answer = await deps.call(name, args ?? {}, isObject(meta) ? meta : undefined);
+    if (answer instanceof CallAnswer) {
+      const result: Record<string, unknown> = toolResult(answer.result, name);
+      const own = isObject(result._meta) ? result._meta : {};
+      return { jsonrpc: '2.0', id, result: { ...result, _meta: { ...own, ...answer.meta } } };
+    }
+    return { jsonrpc: '2.0', id, result: toolResult(answer, name) };
   } catch (err) {
     // MCP: an unknown tool is a protocol error; everything else the tool (or its policy) said no to
     // is a result with isError, which the model can read and act on.

@@ -36,7 +36,13 @@ export class AmqpLink {
   ];
   /** Publishes waiting for their confirm, by deadline (one timer per duration, not per publish). */
   private readonly confirmTimeouts = new TimeoutLists<(error: AppError) => void>((reject) =>
-    reject(errors.unavailable('the broker did not confirm the command in time', { transport: 'amqp' })),
+    reject(
+      // Written to the socket: the broker may have routed it all the same.
+      errors.unavailable('the broker did not confirm the command in time', {
+        transport: 'amqp',
+        mayHaveRun: true,
+      }),
+    ),
   );
 
   private constructor(
@@ -121,17 +127,22 @@ export class AmqpLink {
   private confirmed(timeoutMs: number, publish: (done: (err: unknown) => void) => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const handle = this.confirmTimeouts.add(reject, timeoutMs);
+      // A nack or a channel closed before the confirm: the message was written, and may have been
+      // routed; a publish that threw was never written.
+      let written = false;
       const confirmed = (err: unknown) => {
         this.confirmTimeouts.remove(handle);
         if (!err) return resolve();
         reject(
           errors.unavailable(`the broker did not accept the command: ${messageOf(err)}`, {
             transport: 'amqp',
+            mayHaveRun: written,
           }),
         );
       };
       try {
         publish(confirmed);
+        written = true;
       } catch (err) {
         confirmed(err ?? new Error('publish failed'));
       }

@@ -1,6 +1,12 @@
 import { isUnknownToolError, unknownTool } from '../../../../actors/tools/router/tool-registry';
 import { errors } from '../../../../schemas/errors';
-import { handleJsonRpc, isJsonRpcBody, type McpDeps } from '../../../../src/http/mcp/json-rpc';
+import {
+  CallAnswer,
+  handleJsonRpc,
+  isJsonRpcBody,
+  MCP_META,
+  type McpDeps,
+} from '../../../../src/http/mcp/json-rpc';
 
 const deps: McpDeps = {
   serverInfo: { name: 'svc', version: '1.2.3' },
@@ -147,5 +153,51 @@ describe('MCP JSON-RPC dialect', () => {
       status: 202,
     });
     expect(await handleJsonRpc([], deps)).toMatchObject({ status: 400, body: { error: { code: -32600 } } });
+  });
+
+  it('hands a call its params._meta, adds the _meta of a CallAnswer, and says when a failed call may have run', async () => {
+    const seen: unknown[] = [];
+    const keyed: McpDeps = {
+      ...deps,
+      call: async (name, _args, meta) => {
+        seen.push(meta);
+        if (name === 'timeout') throw errors.deadline();
+        if (name === 'unsent') throw errors.unavailable('Broker down', { mayHaveRun: false });
+        if (name === 'mcp.gh.search')
+          return new CallAnswer({ content: [], _meta: { own: 1 } }, { [MCP_META.replayed]: true });
+        return new CallAnswer({ n: 1 }, { [MCP_META.replayed]: true });
+      },
+    };
+    const meta = { [MCP_META.idempotencyKey]: 'key-0001-abcd' };
+    const replayed = await handleJsonRpc(rpc('tools/call', { name: 'x', arguments: {}, _meta: meta }), keyed);
+    expect(seen).toEqual([meta]);
+    expect(replayed.body).toMatchObject({
+      result: { structuredContent: { n: 1 }, isError: false, _meta: { 'io.agent-runtime/replayed': true } },
+    });
+    const passedThrough = await handleJsonRpc(
+      rpc('tools/call', { name: 'mcp.gh.search', _meta: 'no' }),
+      keyed,
+    );
+    expect(seen[1]).toBeUndefined();
+    expect((passedThrough.body as { result: { _meta: unknown } }).result._meta).toEqual({
+      own: 1,
+      'io.agent-runtime/replayed': true,
+    });
+    const timedOut = await handleJsonRpc(rpc('tools/call', { name: 'timeout' }), keyed);
+    expect((timedOut.body as { result: unknown }).result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'DEADLINE_EXCEEDED: Deadline exceeded (the call may have run: retry it with the same idempotency key)',
+        },
+      ],
+      _meta: { 'io.agent-runtime/mayHaveRun': true },
+      isError: true,
+    });
+    const unsent = await handleJsonRpc(rpc('tools/call', { name: 'unsent' }), keyed);
+    expect((unsent.body as { result: unknown }).result).toMatchObject({
+      content: [{ text: 'UNAVAILABLE: Broker down' }],
+      _meta: { 'io.agent-runtime/mayHaveRun': false },
+    });
   });
 });
