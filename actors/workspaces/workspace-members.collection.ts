@@ -19,15 +19,6 @@ export const workspaceMembersCollection = defineCollection({
   ],
 });
 
-export const WORKSPACE_LIMITS = Object.freeze({
-  /** Characters of a workspace name (trimmed). */
-  maxName: 120,
-  /** Shared workspaces one account may own (its default one not counted). */
-  maxOwnedPerAccount: 100,
-  /** Members of one workspace, its owner not counted. */
-  maxMembers: 200,
-});
-
 export function newMemberId(): string {
   return `wsm_${randomBytes(12).toString('hex')}`;
 }

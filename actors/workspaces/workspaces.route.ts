@@ -1,42 +1,23 @@
 import { z } from 'zod';
 import type { InvitationsApi } from './invitations.service';
 import type { WorkspacesApi } from './workspaces.service';
-import { displayNameSchema } from '../../schemas/display-text';
-import { WORKSPACE_LIMITS } from './workspace-members.collection';
-import { WorkspaceMemberRoleSchema } from '../../schemas/documents/workspace-member';
 import { errors } from '../../schemas/errors';
 import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
 import { requirePrincipal } from '../../src/http/auth';
 import { parseBody } from '../../src/http/validation';
+import {
+  InvitationIdSchema,
+  MemberIdSchema,
+  WorkspaceAddMemberBodySchema,
+  WorkspaceCreateBodySchema,
+  WorkspaceIdSchema,
+} from '../../schemas/http/workspaces';
 
 /** What the workspaces routes read from the process's services. */
 interface WorkspacesRouteServices {
   readonly workspaces: WorkspacesApi;
   readonly invitations: InvitationsApi;
 }
-
-/** A workspace id as handed out (`ws_…`); anything else is a malformed request, not a lookup. */
-const WorkspaceIdSchema = z.string().regex(/^ws_[A-Za-z0-9_-]{1,100}$/, 'must be a workspace id (ws_…)');
-const MemberIdSchema = z.string().regex(/^wsm_[a-f0-9]{24}$/, 'must be a member id (wsm_…)');
-const InvitationIdSchema = z.string().regex(/^wsi_[a-f0-9]{24}$/, 'must be an invitation id (wsi_…)');
-
-const CreateBodySchema = z.object({
-  name: displayNameSchema(WORKSPACE_LIMITS.maxName),
-});
-
-const AddMemberBodySchema = z
-  .object({
-    email: z.string().trim().email().max(320).optional(),
-    agentRef: z.string().startsWith('agref-').max(200).optional(),
-    /** Synonym of `agentRef`: the public id of an agent. */
-    agentId: z.string().startsWith('agref-').max(200).optional(),
-    role: WorkspaceMemberRoleSchema.default('member'),
-  })
-  .strict()
-  .refine((b) => [b.email, b.agentRef ?? b.agentId].filter((v) => v !== undefined).length === 1, {
-    message: 'give exactly one of email or agentRef',
-    path: ['email'],
-  });
 
 function param(schema: z.ZodString, value: unknown, field: string): string {
   const parsed = schema.safeParse(value);
@@ -66,7 +47,7 @@ export const workspacesRoute: RouteModule<WorkspacesRouteServices> = (router, de
 
   router.post('/api/workspaces', deps.requireAuth, async (req, res) => {
     const caller = requirePrincipal(res);
-    const body = parseBody(CreateBodySchema, req);
+    const body = parseBody(WorkspaceCreateBodySchema, req);
     res.status(201).json({ workspace: await apiOf(deps).create(caller, body) });
   });
 
@@ -79,7 +60,7 @@ export const workspacesRoute: RouteModule<WorkspacesRouteServices> = (router, de
   router.post('/api/workspaces/:workspaceId/members', deps.requireAuth, async (req, res) => {
     const caller = requirePrincipal(res);
     const workspaceId = param(WorkspaceIdSchema, req.params.workspaceId, 'workspaceId');
-    const body = parseBody(AddMemberBodySchema, req);
+    const body = parseBody(WorkspaceAddMemberBodySchema, req);
     const added = await apiOf(deps).addMember(caller, workspaceId, {
       email: body.email,
       agentRef: body.agentRef ?? body.agentId,

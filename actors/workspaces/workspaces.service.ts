@@ -13,12 +13,12 @@ import { WorkspaceInvitations, type InvitationView } from './workspace-invitatio
 import { workspaceInvitationsCollection } from './workspace-invitations.collection';
 import { type MembershipRole, type MemberSubject, WorkspaceMembership } from './workspace-membership';
 import {
-  WORKSPACE_LIMITS,
   accountMemberKey,
   agentMemberKey,
   newMemberId,
   workspaceMembersCollection,
 } from './workspace-members.collection';
+import { WORKSPACE_LIMITS } from '../../schemas/documents/workspace-member';
 
 /**
  * The workspaces resource (`/api/workspaces`, docs/workspaces.md): list the caller's workspaces,

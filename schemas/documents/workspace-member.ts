@@ -25,3 +25,12 @@ export const WorkspaceMemberDocumentSchema = z.object({
   createdAt: z.date(),
 });
 export type WorkspaceMemberDocument = z.infer<typeof WorkspaceMemberDocumentSchema>;
+
+export const WORKSPACE_LIMITS = Object.freeze({
+  /** Characters of a workspace name (trimmed). */
+  maxName: 120,
+  /** Shared workspaces one account may own (its default one not counted). */
+  maxOwnedPerAccount: 100,
+  /** Members of one workspace, its owner not counted. */
+  maxMembers: 200,
+});
