@@ -144,11 +144,6 @@ export const ExecutionListQuerySchema = z.object({
 });
 export type ExecutionListQuery = z.infer<typeof ExecutionListQuerySchema>;
 
-export const ExecutionListResponseSchema = z.object({
-  executions: z.array(ExecutionSummarySchema),
-  nextCursor: z.string().nullable(),
-});
-
 export const ExecutionDetailResponseSchema = z.object({
   execution: ExecutionViewSchema,
   logs: z.array(LogViewSchema),

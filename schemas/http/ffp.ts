@@ -12,9 +12,3 @@ export const FfpStateSchema = z.object({
 });
 
 export type FfpState = z.infer<typeof FfpStateSchema>;
-
-/** Request body the spec gives for `PATCH /api/ffp/temp` (always answered 405; shown for reference). */
-export const FfpPatchBodySchema = z.object({
-  enabled: z.boolean(),
-  workspaceId: z.string().optional(),
-});

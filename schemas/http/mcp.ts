@@ -21,8 +21,6 @@ export const ToolCallBodySchema = z.object({
 });
 export type ToolCallBody = z.infer<typeof ToolCallBodySchema>;
 
-export const ToolCallResponseSchema = z.object({ success: z.literal(true), result: z.unknown() });
-
 /** One registry entry of `GET /tools` (and of MCP `tools/list`). */
 export const ToolEntrySchema = z.object({
   name: z.string(),
@@ -30,8 +28,6 @@ export const ToolEntrySchema = z.object({
   inputSchema: z.looseObject({ type: z.literal('object') }),
 });
 export type ToolEntry = z.infer<typeof ToolEntrySchema>;
-
-export const ToolsResponseSchema = z.object({ tools: z.array(ToolEntrySchema) });
 
 /** `GET /api/ffp/routes?limit=` */
 export const FfpRoutesQuerySchema = z.object({

@@ -77,7 +77,6 @@ export const ProfileReplySchema = z.object({
 export type ProfileReply = z.infer<typeof ProfileReplySchema>;
 
 export const IssueTokenMessageSchema = z.object({});
-export const IssueTokenReplySchema = CredentialsSchema;
 
 export const TransitionPlanMessageSchema = z.object({
   newPlan: PlanIdSchema,

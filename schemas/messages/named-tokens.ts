@@ -17,10 +17,7 @@ export const TokensRevokeMessageSchema = DeleteBearerTokenInputSchema;
 /** `named-tokens.touch` (a `tell`): the token was used at `at` (epoch ms); sets `lastUsedAt` if later. */
 export const TokensTouchMessageSchema = z.object({ id: z.string().min(1), at: z.number().int().positive() });
 
-/** Reply to `named-tokens.create`, and to `named-tokens.update` with rotation (`bearerToken` present). */
-export const TokensRevealReplySchema = z.object({ token: BearerTokenViewSchema, bearerToken: z.string() });
 export const TokensViewReplySchema = z.object({
   token: BearerTokenViewSchema,
   bearerToken: z.string().optional(),
 });
-export const TokensListReplySchema = z.object({ tokens: z.array(BearerTokenViewSchema) });
