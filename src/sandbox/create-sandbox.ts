@@ -11,6 +11,7 @@ import {
 } from '../../schemas/tools/proc-execute';
 import type { Logger } from '../logging/logger';
 import { FifoHandOver } from './fifo-hand-over';
+import { HostChannel, type HostCalls } from './host-channel';
 import { SandboxCall, type CallEnd } from './sandbox-call';
 import { readTaskReply } from './task-reply';
 import { resolveTaskFile } from './task-file';
@@ -51,6 +52,11 @@ export interface SandboxOptions {
 export interface ExecuteOptions {
   /** Aborting it cancels the call, queued or running (outcome 'cancelled'). */
   signal?: AbortSignal;
+  /**
+   * Host calls offered to the script: the global `platform` with `platform.call(name, input)`
+   * (docs/sandbox.md, "Host calls"). Absent: the script has no `platform` (as for proc_execute).
+   */
+  host?: HostCalls;
 }
 
 export type SandboxResult = ProcExecuteResult;
@@ -128,7 +134,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   async function execute(
     request: ProcExecuteRequest,
-    { signal }: ExecuteOptions = {},
+    { signal, host }: ExecuteOptions = {},
   ): Promise<SandboxResult> {
     if (closed) throw errors.unavailable('The sandbox is closed');
     const parsed = ProcExecuteInputSchema.safeParse(request);
@@ -148,19 +154,20 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       log.warn({ outcome, timeoutMs }, 'sandbox worker did not stop in time; terminated'),
     );
     const onAbort = () => call.cancel(reasonOf(signal?.reason));
+    const channel = host ? new HostChannel(host, () => call.hostAnswered()) : undefined;
     inFlight.add(call);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const end = await call.run(handOver, {
-        code: input.code,
-        stdin: input.stdin ?? '',
-        args: input.args ?? [],
-        timeoutMs,
-      });
+      const end = await call.run(
+        handOver,
+        { code: input.code, stdin: input.stdin ?? '', args: input.args ?? [], timeoutMs },
+        channel ? () => channel.open() : undefined,
+      );
       return toResult(end, call, timeoutMs);
     } catch (err) {
       return failed(err);
     } finally {
+      channel?.close();
       signal?.removeEventListener('abort', onAbort);
       inFlight.delete(call);
     }

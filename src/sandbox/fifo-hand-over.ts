@@ -1,9 +1,9 @@
 import type { Piscina } from 'piscina';
-import { CONTROL, type TaskInput, type TaskRunner } from './sandbox-call';
+import { CONTROL, type TaskInput, type TaskRunOptions, type TaskRunner } from './sandbox-call';
 
 interface Waiting {
   task: TaskInput;
-  options: { signal: AbortSignal };
+  options: TaskRunOptions;
   resolve(value: unknown): void;
   reject(reason: unknown): void;
 }
@@ -46,12 +46,12 @@ export class FifoHandOver implements TaskRunner {
     return this.waiting.length - this.head;
   }
 
-  run(task: TaskInput, options: { signal: AbortSignal }): Promise<unknown> {
+  run(task: TaskInput, options: TaskRunOptions): Promise<unknown> {
     if (this.queued === 0 && this.handedOver < this.capacity) return this.handOver(task, options);
     return new Promise((resolve, reject) => this.waiting.push({ task, options, resolve, reject }));
   }
 
-  private handOver(task: TaskInput, options: { signal: AbortSignal }): Promise<unknown> {
+  private handOver(task: TaskInput, options: TaskRunOptions): Promise<unknown> {
     this.handedOver += 1;
     const running = this.pool.run(task, options);
     // The next call leaves as soon as Piscina has settled this one (its worker is free by then).
@@ -66,6 +66,7 @@ export class FifoHandOver implements TaskRunner {
       this.waiting[this.head] = undefined as unknown as Waiting;
       this.head += 1;
       if (Atomics.load(new Int32Array(next.task.control), CONTROL.STATE) === CONTROL.CANCELLED) {
+        next.task.host?.port.close();
         next.resolve(undefined);
         continue;
       }
