@@ -20,6 +20,7 @@ import { notificationsRoute } from './notifications/notifications.route';
 import { ffpRoute } from './ops/ffp.route';
 import { healthActor } from './ops/health.actor';
 import { healthRoute } from './ops/health.route';
+import { skillsCatalogRoute } from './skills/skills.route';
 import { studioRoute } from './studio/studio.route';
 import { createAgentToolHandlers } from './tools/router/agent-tools';
 import { mcpRoute } from './tools/router/mcp.route';
@@ -74,6 +75,7 @@ export const routeModules: readonly RouteModule<Services>[] = [
   panicRoute,
   notificationsRoute,
   studioRoute,
+  skillsCatalogRoute,
   vaultRoute,
   vaultRuntimeRoute,
   filesRoute,

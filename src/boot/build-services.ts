@@ -5,6 +5,7 @@ import { FilesApi } from '../../actors/files/files-api.service';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { TokenService } from '../../actors/identity/token-service';
 import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
+import { createSkillsService } from '../../actors/skills/skills.service';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
 import { createVaultService } from '../../actors/vault/vault';
@@ -91,6 +92,7 @@ export function buildServices(
   s.filesApi = new FilesApi(services);
   s.memory = new MemoryApi(services);
   s.studio = createStudioEnv(services);
+  s.skills = createSkillsService(services, options.skills);
   // Effects and execution types of the domains that record their work as executions.
   s.executions.undoers.register(memoryUndoer);
   for (const runner of [...studioRunners, ...(options.executions?.runners ?? [])])

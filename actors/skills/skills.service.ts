@@ -1,0 +1,46 @@
+import type { Services } from '../../src/boot/services';
+import { loadCatalog } from './catalog-loader';
+import { seedCatalog, type SeedReport } from './catalog-seed';
+import { SkillCatalog } from './skill-catalog';
+import type { SkillContent } from './skill-content';
+import { developersCollection, skillInstallationsCollection, skillsCollection } from './skills.collection';
+
+/** Tuning of the skill store (tests, benchmarks). */
+export interface SkillsOptions {
+  /** The seed catalog. Default: the files of actors/skills/catalog (loaded once per process). */
+  catalog?: readonly SkillContent[];
+}
+
+/**
+ * The skill store of one process (docs/skills.md): `services.skills`, built once by
+ * `startRuntime`. The catalog's reads; the seed, run at boot (and by ops bootstrap).
+ */
+export interface SkillsService {
+  readonly catalog: SkillCatalog;
+  /** Writes the seed catalog into the store (idempotent). */
+  seed(): Promise<SeedReport>;
+  /** The slugs of the account's installed skills (active or disabled), sorted. */
+  installedSlugs(accountId: string): Promise<string[]>;
+}
+
+export function createSkillsService(services: Services, options: SkillsOptions = {}): SkillsService {
+  const { documents, logger } = services;
+  const skills = documents.repository(skillsCollection);
+  const developers = documents.repository(developersCollection);
+  const installations = documents.repository(skillInstallationsCollection);
+  let catalogFiles: readonly SkillContent[] | undefined = options.catalog;
+  const log = logger.child({ component: 'skills' });
+  return {
+    catalog: new SkillCatalog(skills),
+    seed: async () => {
+      catalogFiles ??= loadCatalog();
+      const report = await seedCatalog({ skills, developers, logger: log }, catalogFiles);
+      log.info({ ...report, skipped: report.skipped.length }, 'skill catalog seeded');
+      return report;
+    },
+    installedSlugs: async (accountId) => {
+      const docs = await installations.find({ accountId, status: { $ne: 'removed' } }, { limit: 0 });
+      return docs.map((d) => d.slug).sort();
+    },
+  };
+}
