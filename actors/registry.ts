@@ -20,6 +20,8 @@ import { notificationsRoute } from './notifications/notifications.route';
 import { ffpRoute } from './ops/ffp.route';
 import { healthActor } from './ops/health.actor';
 import { healthRoute } from './ops/health.route';
+import { skillInstallationsRoute } from './skills/installations.route';
+import { skillsActors } from './skills/skills.service';
 import { skillsCatalogRoute } from './skills/skills.route';
 import { studioRoute } from './studio/studio.route';
 import { createAgentToolHandlers } from './tools/router/agent-tools';
@@ -51,6 +53,7 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
     ...connectorsActors(services),
     ...executionsActors(services),
     ...vaultActors(services),
+    ...skillsActors(services),
   ];
 }
 
@@ -76,6 +79,7 @@ export const routeModules: readonly RouteModule<Services>[] = [
   notificationsRoute,
   studioRoute,
   skillsCatalogRoute,
+  skillInstallationsRoute,
   vaultRoute,
   vaultRuntimeRoute,
   filesRoute,

@@ -1,7 +1,13 @@
+import type { InstallationView } from '../../schemas/http/skills';
 import type { Services } from '../../src/boot/services';
+import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
+import { agentsCollection } from '../identity/agents.collection';
 import { loadCatalog } from './catalog-loader';
 import { seedCatalog, type SeedReport } from './catalog-seed';
 import { SkillCatalog } from './skill-catalog';
+import { SkillInstaller } from './skill-installer';
+import { installationView } from './skill-views';
+import { skillsActor } from './skills.actor';
 import type { SkillContent } from './skill-content';
 import { developersCollection, skillInstallationsCollection, skillsCollection } from './skills.collection';
 
@@ -21,6 +27,10 @@ export interface SkillsService {
   seed(): Promise<SeedReport>;
   /** The slugs of the account's installed skills (active or disabled), sorted. */
   installedSlugs(accountId: string): Promise<string[]>;
+  /** The account's installations (active or disabled), newest first. */
+  installed(accountId: string): Promise<InstallationView[]>;
+  /** The changes to installations (run by the `skills` actor). */
+  readonly installer: SkillInstaller;
 }
 
 export function createSkillsService(services: Services, options: SkillsOptions = {}): SkillsService {
@@ -30,8 +40,16 @@ export function createSkillsService(services: Services, options: SkillsOptions =
   const installations = documents.repository(skillInstallationsCollection);
   let catalogFiles: readonly SkillContent[] | undefined = options.catalog;
   const log = logger.child({ component: 'skills' });
+  const catalog = new SkillCatalog(skills);
+  const installer = new SkillInstaller({
+    catalog,
+    skills,
+    installations,
+    agents: documents.repository(agentsCollection),
+  });
   return {
-    catalog: new SkillCatalog(skills),
+    catalog,
+    installer,
     seed: async () => {
       catalogFiles ??= loadCatalog();
       const report = await seedCatalog({ skills, developers, logger: log }, catalogFiles);
@@ -42,5 +60,18 @@ export function createSkillsService(services: Services, options: SkillsOptions =
       const docs = await installations.find({ accountId, status: { $ne: 'removed' } }, { limit: 0 });
       return docs.map((d) => d.slug).sort();
     },
+    installed: async (accountId) => {
+      const docs = await installations.find(
+        { accountId, status: { $ne: 'removed' } },
+        { sort: { installedAt: -1, _id: 1 }, limit: 0 },
+      );
+      const byId = await catalog.listedByIds(docs.map((d) => d.skillId));
+      return docs.filter((d) => byId.has(d.skillId)).map((d) => installationView(d, byId.get(d.skillId)!));
+    },
   };
+}
+
+/** The `skills` actor (`skills:<accountId>`), from the services. */
+export function skillsActors(services: Services): AnyActorDefinition[] {
+  return [skillsActor(services.skills.installer)];
 }
