@@ -12,6 +12,8 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false },
   RATE_LIMITED: { status: 429, retryable: true },
   INTERNAL_ERROR: { status: 500, retryable: false },
+  /** A skill capability's own code failed (threw, returned nothing, ran out of memory): docs/skills.md. */
+  SKILL_FAILED: { status: 502, retryable: false },
   UNAVAILABLE: { status: 503, retryable: true },
   DEADLINE_EXCEEDED: { status: 504, retryable: true },
 } as const;

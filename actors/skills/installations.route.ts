@@ -2,6 +2,7 @@ import {
   InstallSkillBodySchema,
   PatchInstallationBodySchema,
   SkillRefParamsSchema,
+  UseSkillBodySchema,
 } from '../../schemas/http/skills';
 import type { RouteModule } from '../../src/http/app.types';
 import { requireAccount } from '../../src/http/auth';
@@ -14,9 +15,9 @@ export const ACCOUNT_ONLY =
   'Skills are installed by an operator account: use an account session or token, or a deployed agent key';
 
 /**
- * An account's installations (docs/skills.md, "Installing"): install (with dependencies), the
- * installed list, and changes of status and approved permissions. Changes go through the
- * account's `skills` actor; the list reads the documents.
+ * An account's installations and uses (docs/skills.md, "Installing", "Using"): install (with
+ * dependencies), the installed list, changes of status and approved permissions (through the
+ * account's `skills` actor; the list reads the documents), and uses (a SKILL_EXECUTION each).
  */
 export const skillInstallationsRoute: RouteModule<SkillsRouteServices> = (router, deps) => {
   router.post('/api/skills/install', deps.requireAuth, async (req, res) => {
@@ -29,6 +30,12 @@ export const skillInstallationsRoute: RouteModule<SkillsRouteServices> = (router
       { auth: caller },
     );
     res.status(created ? 201 : 200).json(result);
+  });
+
+  router.post('/api/skills/use', deps.requireAuth, async (req, res) => {
+    const caller = requireAccount(res, ACCOUNT_ONLY);
+    const body = parseBody(UseSkillBodySchema, req);
+    res.json(await skillsOf(deps).use(caller, body));
   });
 
   router.get('/api/skills/installed', deps.requireAuth, async (_req, res) => {

@@ -1,4 +1,5 @@
-import type { InstallationView } from '../../schemas/http/skills';
+import type { Principal } from '../../schemas/auth';
+import type { InstallationView, UseSkillBody } from '../../schemas/http/skills';
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import { agentsCollection } from '../identity/agents.collection';
@@ -7,6 +8,7 @@ import { seedCatalog, type SeedReport } from './catalog-seed';
 import { SkillCatalog } from './skill-catalog';
 import { SkillInstaller } from './skill-installer';
 import { installationView } from './skill-views';
+import { useSkill, type UseResult } from './skill-use';
 import { skillsActor } from './skills.actor';
 import type { SkillContent } from './skill-content';
 import { developersCollection, skillInstallationsCollection, skillsCollection } from './skills.collection';
@@ -31,6 +33,8 @@ export interface SkillsService {
   installed(accountId: string): Promise<InstallationView[]>;
   /** The changes to installations (run by the `skills` actor). */
   readonly installer: SkillInstaller;
+  /** One use of a capability as a SKILL_EXECUTION, followed to its end (skill-use.ts). */
+  use(caller: Principal & { accountId: string }, body: UseSkillBody): Promise<UseResult>;
 }
 
 export function createSkillsService(services: Services, options: SkillsOptions = {}): SkillsService {
@@ -60,6 +64,7 @@ export function createSkillsService(services: Services, options: SkillsOptions =
       const docs = await installations.find({ accountId, status: { $ne: 'removed' } }, { limit: 0 });
       return docs.map((d) => d.slug).sort();
     },
+    use: (caller, body) => useSkill(services, catalog, caller, body),
     installed: async (accountId) => {
       const docs = await installations.find(
         { accountId, status: { $ne: 'removed' } },

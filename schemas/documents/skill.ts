@@ -57,8 +57,8 @@ export const SKILL_LIMITS = Object.freeze({
   maxCodeBytes: 100 * 1024,
   /** The JSON text of a params schema. */
   maxSchemaChars: 20_000,
-  /** The JSON text of the params of one use. */
-  maxParamsChars: 64 * 1024,
+  /** The JSON text of the params of one use (the execution's input holds them: at most 64 KB). */
+  maxParamsChars: 60_000,
   maxDependencies: 10,
   maxSecrets: 10,
   /** A capability's run: the limits of proc_execute's default (docs/sandbox.md). */

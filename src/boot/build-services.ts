@@ -5,6 +5,7 @@ import { FilesApi } from '../../actors/files/files-api.service';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { TokenService } from '../../actors/identity/token-service';
 import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
+import { skillUseRunner } from '../../actors/skills/skill-use.runner';
 import { createSkillsService } from '../../actors/skills/skills.service';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
@@ -95,7 +96,7 @@ export function buildServices(
   s.skills = createSkillsService(services, options.skills);
   // Effects and execution types of the domains that record their work as executions.
   s.executions.undoers.register(memoryUndoer);
-  for (const runner of [...studioRunners, ...(options.executions?.runners ?? [])])
+  for (const runner of [...studioRunners, skillUseRunner, ...(options.executions?.runners ?? [])])
     s.executions.runners.register(runner);
   return Object.freeze(services);
 }
