@@ -23,7 +23,7 @@ export interface UseResult {
 }
 
 /** Longest a use is waited for: the run (10 s), a sandbox thread's queue and the platform calls. */
-const WAIT_MS = 90_000;
+export const USE_WAIT_MS = 90_000;
 
 /**
  * One use of a capability (docs/skills.md, "Using"): the checks, in order, each with its own error
@@ -74,7 +74,12 @@ export async function useSkill(
   // (by someone, meanwhile) ends the wait too.
   await lastValueFrom(
     services.system
-      .stream<ExecutionEvent>(`execution:${id}`, 'execution.watch', {}, { auth: caller, timeoutMs: WAIT_MS })
+      .stream<ExecutionEvent>(
+        `execution:${id}`,
+        'execution.watch',
+        {},
+        { auth: caller, timeoutMs: USE_WAIT_MS },
+      )
       .pipe(takeWhile((e) => !(e.type === 'execution' && e.execution.status === 'PAUSED'), true)),
     { defaultValue: undefined },
   );

@@ -3,11 +3,13 @@ import type { InstallationView, UseSkillBody } from '../../schemas/http/skills';
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import { agentsCollection } from '../identity/agents.collection';
+import type { ExternalToolResolver } from '../tools/router/tool-registry';
 import { loadCatalog } from './catalog-loader';
 import { seedCatalog, type SeedReport } from './catalog-seed';
 import { SkillCatalog } from './skill-catalog';
 import { SkillInstaller } from './skill-installer';
 import { installationView } from './skill-views';
+import { createSkillTools } from './skill-tools';
 import { useSkill, type UseResult } from './skill-use';
 import { skillsActor } from './skills.actor';
 import type { SkillContent } from './skill-content';
@@ -35,6 +37,8 @@ export interface SkillsService {
   readonly installer: SkillInstaller;
   /** One use of a capability as a SKILL_EXECUTION, followed to its end (skill-use.ts). */
   use(caller: Principal & { accountId: string }, body: UseSkillBody): Promise<UseResult>;
+  /** The tool router's resolver of `platform.skill.<slug>.<capability>` (installed by build-services). */
+  readonly tools: ExternalToolResolver;
 }
 
 export function createSkillsService(services: Services, options: SkillsOptions = {}): SkillsService {
@@ -65,6 +69,7 @@ export function createSkillsService(services: Services, options: SkillsOptions =
       return docs.map((d) => d.slug).sort();
     },
     use: (caller, body) => useSkill(services, catalog, caller, body),
+    tools: createSkillTools(services, catalog),
     installed: async (accountId) => {
       const docs = await installations.find(
         { accountId, status: { $ne: 'removed' } },

@@ -94,6 +94,8 @@ export function buildServices(
   s.memory = new MemoryApi(services);
   s.studio = createStudioEnv(services);
   s.skills = createSkillsService(services, options.skills);
+  // Installed skills' capabilities are tools `platform.skill.<slug>.<capability>` (docs/skills.md).
+  s.toolRouter.resolvers.skill = s.skills.tools;
   // Effects and execution types of the domains that record their work as executions.
   s.executions.undoers.register(memoryUndoer);
   for (const runner of [...studioRunners, skillUseRunner, ...(options.executions?.runners ?? [])])
