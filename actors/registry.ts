@@ -20,6 +20,7 @@ import { notificationsRoute } from './notifications/notifications.route';
 import { ffpRoute } from './ops/ffp.route';
 import { healthActor } from './ops/health.actor';
 import { healthRoute } from './ops/health.route';
+import { developersRoute } from './skills/developers.route';
 import { skillInstallationsRoute } from './skills/installations.route';
 import { skillsActors } from './skills/skills.service';
 import { skillsCatalogRoute } from './skills/skills.route';
@@ -80,6 +81,7 @@ export const routeModules: readonly RouteModule<Services>[] = [
   studioRoute,
   skillsCatalogRoute,
   skillInstallationsRoute,
+  developersRoute,
   vaultRoute,
   vaultRuntimeRoute,
   filesRoute,

@@ -124,6 +124,11 @@ export class SkillCatalog {
     return new Map(docs.map((d) => [d.slug, d]));
   }
 
+  /** Every skill of an author, listed or not (its drafts and unlisted ones included), most installed first. */
+  authoredBy(handle: string): Promise<ListedSkill[]> {
+    return this.listed({ author: handle }, SORTS.popular, 0, 0);
+  }
+
   /** Listed skills by id, as listings show them. */
   async listedByIds(ids: readonly string[]): Promise<Map<string, ListedSkill>> {
     if (ids.length === 0) return new Map();

@@ -5,6 +5,7 @@ import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
 import { agentsCollection } from '../identity/agents.collection';
 import type { ExternalToolResolver } from '../tools/router/tool-registry';
 import { loadCatalog } from './catalog-loader';
+import { DeveloperProfiles, type DeveloperAppsSource } from './developer-profiles';
 import { seedCatalog, type SeedReport } from './catalog-seed';
 import { SkillCatalog } from './skill-catalog';
 import { SkillInstaller } from './skill-installer';
@@ -19,6 +20,8 @@ import { developersCollection, skillInstallationsCollection, skillsCollection } 
 export interface SkillsOptions {
   /** The seed catalog. Default: the files of actors/skills/catalog (loaded once per process). */
   catalog?: readonly SkillContent[];
+  /** The apps of developer profiles (the app store's). Default: none. */
+  apps?: DeveloperAppsSource;
 }
 
 /**
@@ -39,6 +42,8 @@ export interface SkillsService {
   use(caller: Principal & { accountId: string }, body: UseSkillBody): Promise<UseResult>;
   /** The tool router's resolver of `platform.skill.<slug>.<capability>` (installed by build-services). */
   readonly tools: ExternalToolResolver;
+  /** `GET /api/developers/{handle}`. */
+  readonly developers: DeveloperProfiles;
 }
 
 export function createSkillsService(services: Services, options: SkillsOptions = {}): SkillsService {
@@ -70,6 +75,7 @@ export function createSkillsService(services: Services, options: SkillsOptions =
     },
     use: (caller, body) => useSkill(services, catalog, caller, body),
     tools: createSkillTools(services, catalog),
+    developers: new DeveloperProfiles({ developers, catalog, installations, apps: options.apps }),
     installed: async (accountId) => {
       const docs = await installations.find(
         { accountId, status: { $ne: 'removed' } },
