@@ -22,6 +22,7 @@ import { healthActor } from './ops/health.actor';
 import { healthRoute } from './ops/health.route';
 import { developersRoute } from './skills/developers.route';
 import { skillInstallationsRoute } from './skills/installations.route';
+import { skillPublishingRoute } from './skills/publishing.route';
 import { skillsActors } from './skills/skills.service';
 import { skillsCatalogRoute } from './skills/skills.route';
 import { studioRoute } from './studio/studio.route';
@@ -81,6 +82,7 @@ export const routeModules: readonly RouteModule<Services>[] = [
   studioRoute,
   skillsCatalogRoute,
   skillInstallationsRoute,
+  skillPublishingRoute,
   developersRoute,
   vaultRoute,
   vaultRuntimeRoute,

@@ -2,6 +2,7 @@ import type { Principal } from '../../schemas/auth';
 import type { InstallationView, UseSkillBody } from '../../schemas/http/skills';
 import type { Services } from '../../src/boot/services';
 import type { AnyActorDefinition } from '../../src/kernel/actor-definition';
+import { accountsCollection } from '../identity/accounts.collection';
 import { agentsCollection } from '../identity/agents.collection';
 import type { ExternalToolResolver } from '../tools/router/tool-registry';
 import { loadCatalog } from './catalog-loader';
@@ -9,6 +10,8 @@ import { DeveloperProfiles, type DeveloperAppsSource } from './developer-profile
 import { seedCatalog, type SeedReport } from './catalog-seed';
 import { SkillCatalog } from './skill-catalog';
 import { SkillInstaller } from './skill-installer';
+import { SkillPublisher } from './skill-publisher';
+import { skillPublisherActor } from './skill-publisher.actor';
 import { installationView } from './skill-views';
 import { createSkillTools } from './skill-tools';
 import { useSkill, type UseResult } from './skill-use';
@@ -44,6 +47,8 @@ export interface SkillsService {
   readonly tools: ExternalToolResolver;
   /** `GET /api/developers/{handle}`. */
   readonly developers: DeveloperProfiles;
+  /** Publications by enterprise accounts (run by the `skill-publisher` actor). */
+  readonly publisher: SkillPublisher;
 }
 
 export function createSkillsService(services: Services, options: SkillsOptions = {}): SkillsService {
@@ -76,6 +81,12 @@ export function createSkillsService(services: Services, options: SkillsOptions =
     use: (caller, body) => useSkill(services, catalog, caller, body),
     tools: createSkillTools(services, catalog),
     developers: new DeveloperProfiles({ developers, catalog, installations, apps: options.apps }),
+    publisher: new SkillPublisher({
+      skills,
+      developers,
+      accounts: documents.repository(accountsCollection),
+      sandbox: services.sandbox,
+    }),
     installed: async (accountId) => {
       const docs = await installations.find(
         { accountId, status: { $ne: 'removed' } },
@@ -87,7 +98,7 @@ export function createSkillsService(services: Services, options: SkillsOptions =
   };
 }
 
-/** The `skills` actor (`skills:<accountId>`), from the services. */
+/** The `skills` (`skills:<accountId>`) and `skill-publisher` actors, from the services. */
 export function skillsActors(services: Services): AnyActorDefinition[] {
-  return [skillsActor(services.skills.installer)];
+  return [skillsActor(services.skills.installer), skillPublisherActor(services.skills.publisher)];
 }

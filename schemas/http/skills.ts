@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import {
+  CapabilityDocumentSchema,
   CapabilityNameSchema,
+  DependenciesSchema,
   DeveloperHandleSchema,
+  SecretNameSchema,
+  SemverSchema,
   InstallationStatusSchema,
   SKILL_CATEGORIES,
   SKILL_LIMITS,
@@ -91,8 +95,34 @@ export const UseSkillBodySchema = z.object({
 });
 export type UseSkillBody = z.output<typeof UseSkillBodySchema>;
 
-/** `POST /api/skills/{id}/rating`. */
-export const RateSkillBodySchema = z.object({ stars: z.number().int().min(1).max(5) });
+/**
+ * `POST /api/skills` (enterprise accounts): publishes a skill, or a new version of one of the
+ * account's (docs/skills.md, "Publishing"). The example's output is computed by running it.
+ */
+export const PublishSkillBodySchema = z.object({
+  slug: SkillSlugSchema,
+  name: z.string().trim().min(1).max(100),
+  category: CategoryQuerySchema,
+  version: SemverSchema,
+  description: z.string().trim().min(1).max(2000),
+  permissions_required: z.array(SkillPermissionSchema).max(6).default([]),
+  required_secrets: z.array(SecretNameSchema).max(SKILL_LIMITS.maxSecrets).default([]),
+  dependencies: DependenciesSchema.default({ required: [], optional: [] }),
+  library: CapabilityDocumentSchema.shape.code.optional(),
+  capabilities: z
+    .array(CapabilityDocumentSchema.extend({ mutating: z.boolean().default(false) }))
+    .min(1)
+    .max(SKILL_LIMITS.maxCapabilities),
+  example: z.object({
+    capability: CapabilityNameSchema,
+    params: z.record(z.string(), z.unknown()).default({}),
+  }),
+  /** false: a draft only its publisher's account sees (not listed, not installable). Default true. */
+  published: z.boolean().default(true),
+  /** The developer handle to publish under, on the account's first publication (docs/skills.md). */
+  developerHandle: DeveloperHandleSchema.optional(),
+});
+export type PublishSkillBody = z.output<typeof PublishSkillBodySchema>;
 
 /** A skill as listings show it. */
 export interface SkillSummary {
