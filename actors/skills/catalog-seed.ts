@@ -59,6 +59,7 @@ export async function seedCatalog(
           useCount: 0,
           rating: null,
           ratingCount: 0,
+          ratingSum: 0,
           publishedAt: now,
           createdAt: now,
           updatedAt: now,

@@ -1,6 +1,7 @@
 import {
   InstallSkillBodySchema,
   PatchInstallationBodySchema,
+  RateSkillBodySchema,
   SkillRefParamsSchema,
   UseSkillBodySchema,
 } from '../../schemas/http/skills';
@@ -36,6 +37,20 @@ export const skillInstallationsRoute: RouteModule<SkillsRouteServices> = (router
     const caller = requireAccount(res, ACCOUNT_ONLY);
     const body = parseBody(UseSkillBodySchema, req);
     res.json(await skillsOf(deps).use(caller, body));
+  });
+
+  router.post('/api/skills/:id/rating', deps.requireAuth, async (req, res) => {
+    const caller = requireAccount(res, ACCOUNT_ONLY);
+    const { id } = parseParams(SkillRefParamsSchema, req);
+    const { stars } = parseBody(RateSkillBodySchema, req);
+    res.json(
+      await deps.system.ask(
+        `skills:${caller.accountId}`,
+        'skills.rate',
+        { skill: id, stars },
+        { auth: caller },
+      ),
+    );
   });
 
   router.get('/api/skills/installed', deps.requireAuth, async (_req, res) => {

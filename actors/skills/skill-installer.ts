@@ -207,6 +207,38 @@ export class SkillInstaller {
     return { skill: skillDetail(fresh), installation: installationView(doc, fresh) };
   }
 
+  /**
+   * The account rates a skill it has installed (1-5); rating again replaces its rating. The
+   * skill's sum, count and average change in one update (a pipeline), so concurrent ratings by
+   * other accounts never leave the average behind its sum.
+   */
+  async rate(
+    accountId: string,
+    ref: string,
+    stars: number,
+  ): Promise<{ skill: SkillDetail; installation: InstallationView }> {
+    const { catalog, installations, skills } = this.deps;
+    const skill = await catalog.get(ref);
+    const existing = await installations.findOne({ accountId, skillId: skill._id });
+    if (!existing || existing.status === 'removed') {
+      throw errors.forbidden(`Install ${skill.slug} before rating it`, {
+        skill: skill.slug,
+        reason: 'not_installed',
+      });
+    }
+    const doc = await installations.updateIfVersion(existing._id, existing.version, {
+      $set: { rating: stars, updatedAt: this.now() },
+    });
+    const sum = { $add: ['$ratingSum', stars - (existing.rating ?? 0)] };
+    const count = { $add: ['$ratingCount', existing.rating === undefined ? 1 : 0] };
+    await skills.raw.updateOne({ _id: skill._id }, [
+      { $set: { ratingSum: sum, ratingCount: count } },
+      { $set: { rating: { $round: [{ $divide: ['$ratingSum', '$ratingCount'] }, 2] } } },
+    ]);
+    const fresh = (await skills.findById(skill._id)) ?? skill;
+    return { skill: skillDetail(fresh), installation: installationView(doc, fresh) };
+  }
+
   /** A use ran: when, and how many. */
   async recordUse(accountId: string, skillId: string, at: Date): Promise<void> {
     await this.deps.installations.raw.updateOne(

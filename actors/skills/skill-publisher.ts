@@ -213,6 +213,7 @@ export class SkillPublisher {
           useCount: 0,
           rating: null,
           ratingCount: 0,
+          ratingSum: 0,
           publishedAt: now,
           createdAt: now,
           updatedAt: now,

@@ -12,6 +12,7 @@ export const UNLISTED_FIELDS = [
   'searchText',
   'publisherAccountId',
   'contentHash',
+  'ratingSum',
 ] as const;
 
 /** What a listing reads of a skill document. */
@@ -86,6 +87,7 @@ export function installationView(doc: SkillInstallationDocument, skill: ListedSk
     dependencyOf: doc.dependencyOf,
     lastUsedAt: doc.lastUsedAt ? doc.lastUsedAt.toISOString() : null,
     uses: doc.useCount,
+    rating: doc.rating ?? null,
     skill: skillSummary(skill),
   };
 }

@@ -2,6 +2,7 @@ import { PrincipalSchema, type Principal } from '../../schemas/auth';
 import { errors } from '../../schemas/errors';
 import {
   SkillsInstallMessageSchema,
+  SkillsRateMessageSchema,
   SkillsRecordUseMessageSchema,
   SkillsUpdateInstallationMessageSchema,
 } from '../../schemas/messages/skills';
@@ -30,12 +31,17 @@ export const skillsActor = (installer: SkillInstaller) =>
       'skills.install': SkillsInstallMessageSchema,
       'skills.updateInstallation': SkillsUpdateInstallationMessageSchema,
       'skills.recordUse': SkillsRecordUseMessageSchema,
+      'skills.rate': SkillsRateMessageSchema,
     },
     handlers: {
       'skills.install': (ctx, body) => installer.install(ctx.id, callerOf(ctx), body),
       'skills.updateInstallation': (ctx, { skill, ...body }) => {
         callerOf(ctx);
         return installer.update(ctx.id, skill, body);
+      },
+      'skills.rate': (ctx, { skill, stars }) => {
+        callerOf(ctx);
+        return installer.rate(ctx.id, skill, stars);
       },
       'skills.recordUse': async (ctx, { skillId, at }) => {
         callerOf(ctx);

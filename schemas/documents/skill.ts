@@ -145,9 +145,11 @@ export const SkillDocumentSchema = z.object({
   activeInstalls: z.number().int().nonnegative(),
   /** Uses that ran (successful or not). */
   useCount: z.number().int().nonnegative(),
-  /** Average of the ratings (1-5), null before the first. */
+  /** Average of the ratings (1-5, two decimals), null before the first. */
   rating: z.number().min(1).max(5).nullable(),
   ratingCount: z.number().int().nonnegative(),
+  /** Sum of the ratings (the average is kept with it in one conditional update). */
+  ratingSum: z.number().int().nonnegative(),
   /** name, slug and description lower-cased: what `search` looks in. */
   searchText: z.string(),
   /** Hash of the content (code, schemas, metadata): the catalog is written again only when it changes. */
@@ -178,6 +180,8 @@ export const SkillInstallationDocumentSchema = z.object({
   updatedAt: z.date(),
   lastUsedAt: z.date().optional(),
   useCount: z.number().int().nonnegative(),
+  /** The account's rating of the skill (1-5), once it rated it. */
+  rating: z.number().int().min(1).max(5).optional(),
   version: z.number().int().nonnegative(),
 });
 export type SkillInstallationDocument = z.infer<typeof SkillInstallationDocumentSchema>;

@@ -95,6 +95,9 @@ export const UseSkillBodySchema = z.object({
 });
 export type UseSkillBody = z.output<typeof UseSkillBodySchema>;
 
+/** `POST /api/skills/{id}/rating`. */
+export const RateSkillBodySchema = z.object({ stars: z.number().int().min(1).max(5) });
+
 /**
  * `POST /api/skills` (enterprise accounts): publishes a skill, or a new version of one of the
  * account's (docs/skills.md, "Publishing"). The example's output is computed by running it.
@@ -171,5 +174,7 @@ export interface InstallationView {
   dependencyOf: string[];
   lastUsedAt: string | null;
   uses: number;
+  /** The account's own rating, null before it rates. */
+  rating: number | null;
   skill: SkillSummary;
 }

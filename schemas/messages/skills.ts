@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InstallSkillBodySchema, PatchInstallationBodySchema } from '../http/skills';
+import { InstallSkillBodySchema, PatchInstallationBodySchema, RateSkillBodySchema } from '../http/skills';
 
 /**
  * Messages of the `skills` actor (`skills:<accountId>`, docs/skills.md): the changes to one
@@ -13,3 +13,5 @@ export const SkillsUpdateInstallationMessageSchema = PatchInstallationBodySchema
 );
 /** A use ran (the SKILL_EXECUTION step): `lastUsedAt` and the counters. */
 export const SkillsRecordUseMessageSchema = z.object({ skillId: z.uuid(), at: z.iso.datetime() });
+/** The account rates a skill it installed (1-5; again replaces its rating). */
+export const SkillsRateMessageSchema = RateSkillBodySchema.extend({ skill: z.string().min(1).max(100) });

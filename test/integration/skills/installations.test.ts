@@ -150,6 +150,34 @@ describe('skill store: installations', () => {
     expect(discovery.body.installedSlugs).toEqual(['text-diff']);
   });
 
+  it('rates installed skills: the average and the rating sort follow', async () => {
+    const [a, b] = [await h.account(), await h.account()];
+    const rate = (t: string, slug: string, stars: unknown) =>
+      h.http().post(`/api/skills/${slug}/rating`).set(bearer(t)).send({ stars });
+    expect((await rate(a, 'unit-converter', 5)).status).toBe(403); // not installed
+    await h.install(a, { slug: 'unit-converter' });
+    await h.install(b, { slug: 'unit-converter' });
+    await h.install(a, { slug: 'semver-tools' });
+    expect((await rate(a, 'unit-converter', 5)).body).toMatchObject({
+      skill: { rating: 5, ratingCount: 1 },
+      installation: { rating: 5 },
+    });
+    expect((await rate(b, 'unit-converter', 2)).body.skill).toMatchObject({ rating: 3.5, ratingCount: 2 });
+    expect((await rate(b, 'unit-converter', 4)).body.skill).toMatchObject({ rating: 4.5, ratingCount: 2 });
+    await rate(a, 'semver-tools', 3);
+    const sorted = await h.http().get('/api/skills').query({ sort: 'rating', limit: 2 });
+    expect(sorted.body.skills.map((s: { slug: string; rating: number }) => [s.slug, s.rating])).toEqual([
+      ['unit-converter', 4.5],
+      ['semver-tools', 3],
+    ]);
+    expect((await rate(a, 'unit-converter', 6)).status).toBe(400);
+    expect((await rate(a, 'unit-converter', 'five')).status).toBe(400);
+    const discovery = await h.http().get('/api/skills/discovery');
+    expect(discovery.body.sections.find((s: { id: string }) => s.id === 'top-rated').skills[0].slug).toBe(
+      'unit-converter',
+    );
+  });
+
   it('needs credentials, and an account', async () => {
     expect((await h.http().post('/api/skills/install').send({ slug: 'text-diff' })).status).toBe(401);
     expect((await h.http().get('/api/skills/installed')).status).toBe(401);
