@@ -39,8 +39,14 @@ function get(url: string): Promise<{ status: number; ms: number; total?: number 
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { pagination?: { total: number } };
-          resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, total: body.pagination?.total });
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+            pagination?: { total: number };
+          };
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - started,
+            total: body.pagination?.total,
+          });
         });
       })
       .on('error', reject);
@@ -64,7 +70,8 @@ async function load(url: string, n: number): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 async function main(): Promise<void> {
@@ -76,7 +83,12 @@ async function main(): Promise<void> {
   watchdog.unref();
   const loadBefore = os.loadavg();
   // startProcess resolves scripts next to bench/tools/children.ts.
-  const service = startProcess('service', '../skills/service.child', { BENCH_SKILLS: '1000' }, process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
+  const service = startProcess(
+    'service',
+    '../skills/service.child',
+    { BENCH_SKILLS: '1000' },
+    process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+  );
   try {
     const ready = await service.next<{ event: string; url: string; skills: number }>('ready', 120_000);
     const base = `${ready.url}/api/skills`;

@@ -12,7 +12,8 @@ import { createLogger } from '../../src/logging/logger';
 import { tell } from '../support/child-ipc';
 import { stopWhenAsked } from '../support/runtime-child';
 
-const WORDS = 'fast json csv report audit parse extract convert secure cloud text data web mail invoice chart'.split(' ');
+const WORDS =
+  'fast json csv report audit parse extract convert secure cloud text data web mail invoice chart'.split(' ');
 const pick = <T>(list: readonly T[], i: number) => list[i % list.length];
 
 /** `n` generated skills beside the seed catalog: names, categories and descriptions vary; one small capability each. */
@@ -32,7 +33,11 @@ function generated(n: number): SkillContent[] {
           description: 'Echoes its input.',
           mutating: false,
           code: 'function run(params) { return params; }',
-          paramsSchema: { type: 'object', properties: { x: { type: 'number' } }, additionalProperties: false },
+          paramsSchema: {
+            type: 'object',
+            properties: { x: { type: 'number' } },
+            additionalProperties: false,
+          },
         },
       ],
       example: { capability: 'run_it', params: { x: 1 }, output: { x: 1 } },
@@ -51,7 +56,13 @@ async function main(): Promise<void> {
   const total = Number(process.env.BENCH_SKILLS ?? 1000);
   const seed = loadCatalog();
   const catalog = [...seed, ...generated(Math.max(0, total - seed.length))];
-  const config = loadConfig({ ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'error', JWT_SECRET: randomBytes(24).toString('hex') });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dir,
+    PORT: '0',
+    LOG_LEVEL: 'error',
+    JWT_SECRET: randomBytes(24).toString('hex'),
+  });
   const runtime = await startRuntime(config, createLogger({ level: 'error' }), { skills: { catalog } });
   const skills = runtime.documents.repository(skillsCollection);
   await skills.raw.bulkWrite(
@@ -62,7 +73,9 @@ async function main(): Promise<void> {
           $set: {
             installCount: (i * 7919) % 5000,
             activeInstalls: (i * 7919) % 3000,
-            ...(i % 3 === 0 ? { rating: 1 + ((i * 13) % 40) / 10, ratingCount: 1 + (i % 50), ratingSum: 0 } : {}),
+            ...(i % 3 === 0
+              ? { rating: 1 + ((i * 13) % 40) / 10, ratingCount: 1 + (i % 50), ratingSum: 0 }
+              : {}),
             publishedAt: new Date(Date.now() - ((i * 104729) % 1_000_000_000)),
           },
         },
