@@ -75,10 +75,26 @@ export default tseslint.config(
             {
               regex: '^(\\.\\./)+src/boot(/|$)',
               allowTypeImports: true,
-              message: 'Domains receive the services from src/boot; they may name its types only (import type).',
+              message:
+                'Domains receive the services from src/boot; they may name its types only (import type).',
             },
           ],
         },
+      ],
+    },
+  },
+  // Skill capabilities run in the sandbox as scripts (docs/skills.md, "Capability code"): each file
+  // defines `run` or `library` for the runner to call, with the globals the runner defines.
+  {
+    files: ['actors/skills/catalog/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { lib: 'readonly', deps: 'readonly', platform: 'readonly', stdin: 'readonly' },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { varsIgnorePattern: '^(run|library|_.*)$', argsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
     },
   },

@@ -6,6 +6,7 @@ import { accountsCollections } from './identity/accounts';
 import { agentsAndTokensCollections } from './identity/agents-and-tokens';
 import { revokedTokensCollection } from './identity/revoked-tokens.collection';
 import { memoryCollections } from './memory/memory.collection';
+import { skillsCollections } from './skills/skills.collection';
 import { routeCollections } from './tools/router/route-records.collection';
 import { vaultCollections } from './vault/vault.collection';
 import { workspacesCollections } from './workspaces/workspaces';
@@ -26,4 +27,5 @@ export const collectionDefinitions: CollectionDefinition<any>[] = [
   ...executionsCollections,
   ...vaultCollections,
   ...workspacesCollections,
+  ...skillsCollections,
 ];

@@ -21,6 +21,11 @@ import { ffpRoute } from './ops/ffp.route';
 import { healthActor } from './ops/health.actor';
 import { healthRoute } from './ops/health.route';
 import { probesRoute } from './ops/probes.route';
+import { developersRoute } from './skills/developers.route';
+import { skillInstallationsRoute } from './skills/installations.route';
+import { skillPublishingRoute } from './skills/publishing.route';
+import { skillsActors } from './skills/skills.service';
+import { skillsCatalogRoute } from './skills/skills.route';
 import { studioRoute } from './studio/studio.route';
 import { createAgentToolHandlers } from './tools/router/agent-tools';
 import { mcpRoute } from './tools/router/mcp.route';
@@ -51,6 +56,7 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
     ...connectorsActors(services),
     ...executionsActors(services),
     ...vaultActors(services),
+    ...skillsActors(services),
   ];
 }
 
@@ -76,6 +82,10 @@ export const routeModules: readonly RouteModule<Services>[] = [
   panicRoute,
   notificationsRoute,
   studioRoute,
+  skillsCatalogRoute,
+  skillInstallationsRoute,
+  skillPublishingRoute,
+  developersRoute,
   vaultRoute,
   vaultRuntimeRoute,
   filesRoute,

@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   /** Request line and headers over Node's limit (`--max-http-header-size`, 16 KiB by default). */
   HEADERS_TOO_LARGE: { status: 431, retryable: false },
   INTERNAL_ERROR: { status: 500, retryable: false },
+  /** A skill capability's own code failed (threw, returned nothing, ran out of memory): docs/skills.md. */
+  SKILL_FAILED: { status: 502, retryable: false },
   UNAVAILABLE: { status: 503, retryable: true },
   DEADLINE_EXCEEDED: { status: 504, retryable: true },
 } as const;

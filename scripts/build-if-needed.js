@@ -31,6 +31,11 @@ if (built < sourcesMtime) {
     cwd: root,
     stdio: 'inherit',
   });
+  // The skill catalog's data files are read at run time, not compiled: copied beside the build.
+  execFileSync(process.execPath, [path.join(__dirname, 'copy-skill-catalog.js')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   fs.mkdirSync(path.dirname(stamp), { recursive: true });
   fs.writeFileSync(stamp, new Date().toISOString());
 }

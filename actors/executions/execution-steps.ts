@@ -187,7 +187,7 @@ export async function runStep(
     emit: (item) => {
       if (!signal.aborted) emit?.(item);
     },
-    callTool: (tool, input) =>
+    callTool: (tool, input, options) =>
       new Promise<unknown>((resolve, reject) => {
         if (signal.aborted) return reject(signal.reason as Error);
         // A stream, so that unsubscribing on abort cancels the call wherever it runs.
@@ -195,7 +195,13 @@ export async function runStep(
           .stream(
             `agent:${agentId}`,
             'agent.invokeTool',
-            { tool, input, invokedByType: 'workflow', executionId: doc._id },
+            {
+              tool,
+              input,
+              invokedByType: options?.invokedByType ?? 'workflow',
+              ...(options?.related ? { related: options.related } : {}),
+              executionId: doc._id,
+            },
             { auth: principal, timeoutMs },
           )
           .subscribe({

@@ -2,8 +2,15 @@ import type { z } from 'zod';
 import type { Effect, ExecutionDocument, LogLevel } from '../../schemas/documents/execution';
 import type { StepOutcome } from '../../schemas/messages/executions';
 import type { LogView } from '../../schemas/http/executions';
+import type { InvokedByType, RelatedRefs } from '../../schemas/messages/tools';
 import type { Services } from '../../src/boot/services';
 import type { Logger } from '../../src/logging/logger';
+
+/** Who makes a step's tool call, for the route records (default: a workflow). */
+export interface CallToolOptions {
+  readonly invokedByType?: InvokedByType;
+  readonly related?: RelatedRefs;
+}
 
 /** Default time one step may take before its signal aborts (DEADLINE_EXCEEDED), in ms. */
 export const DEFAULT_STEP_TIMEOUT_MS = 10 * 60_000;
@@ -32,10 +39,11 @@ export interface StepContext<I = unknown> {
   log(level: LogLevel, message: string): Promise<LogView[]>;
   /**
    * Calls a tool through the tool router as the execution's owner (its agent, or the account's
-   * default agent), `invokedByType: 'workflow'`, with this execution's id: the same checks as
+   * default agent), `invokedByType: 'workflow'` unless `options` say who calls (a skill's
+   * capability: `skill`, with `related.skills`), with this execution's id: the same checks as
    * `/mcp` (allowedTools, panic lockdown, rate limit) and route records. Rejects on abort.
    */
-  callTool(tool: string, input: Record<string, unknown>): Promise<unknown>;
+  callTool(tool: string, input: Record<string, unknown>, options?: CallToolOptions): Promise<unknown>;
 }
 
 /**

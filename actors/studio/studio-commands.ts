@@ -8,6 +8,7 @@ import { newExecutionId } from '../executions/executions';
 import type { ToolRegistry, ToolTarget } from '../tools/router/tool-registry';
 import { ConfirmTokens, CONFIRM_TOKEN_TTL_S } from './confirm-tokens';
 import { STUDIO_COMMAND_TYPE } from './studio-command.runner';
+import { searchSkills, skillInstallPlan, skillUsePlan, type ActionPlan } from './studio-skills';
 import {
   parseStudioCommand,
   STUDIO_COMMANDS,
@@ -72,7 +73,6 @@ export interface StudioRequest {
 type Caller = Principal & { accountId: string };
 
 const INFRASTRUCTURE_CODES = new Set(['INTERNAL_ERROR', 'UNAVAILABLE', 'DEADLINE_EXCEEDED']);
-const SKILL_STORE_MISSING = 'skill store not available';
 const mcpSnippet = (tool: string, input: Record<string, unknown>) =>
   `POST /mcp ${JSON.stringify({ tool, input })}`;
 
@@ -84,6 +84,7 @@ const errorReply = (summary: string, result?: unknown): StudioReply =>
 
 /** What a command that calls a tool would call, and whether it changes state. */
 interface ToolPlan {
+  kind?: 'tool';
   tool: string;
   input: Record<string, unknown>;
   mutating: boolean;
@@ -94,8 +95,17 @@ async function planOf(
   env: StudioEnv,
   principal: Caller,
   command: StudioCommand,
-): Promise<ToolPlan | undefined> {
+): Promise<ToolPlan | ActionPlan | undefined> {
   switch (command.kind) {
+    case 'skills.install':
+      return skillInstallPlan(env, principal, command.slug);
+    case 'skills.use': {
+      if (!env.runTool) return skillUsePlan(env, principal, command);
+      // Inside a chat's execution: the capability as a tool of the execution's owner.
+      const plan = await skillUsePlan(env, principal, command);
+      const target = env.registry.resolve(`platform.skill.${command.slug}.${command.capability}`);
+      return { tool: target.name, input: command.input, mutating: plan.mutating, target };
+    }
     case 'tool.run': {
       const target = env.registry.resolve(command.tool);
       const mutating =
@@ -187,14 +197,7 @@ async function answerDirect(
       } satisfies StudioReply;
     }
     case 'skills.search':
-      return {
-        kind: 'result',
-        summary: `No skills match "${command.query.slice(0, 100)}"`,
-        result: { skills: [], note: 'The skill store is not available on this service yet' },
-      } satisfies StudioReply;
-    case 'skills.install':
-    case 'skills.use':
-      return errorReply(SKILL_STORE_MISSING, { code: 'UNAVAILABLE' });
+      return searchSkills(env, command.query);
     default:
       return undefined;
   }
@@ -277,8 +280,9 @@ export async function runStudioCommand(
         const preview: StudioReply = {
           kind: 'preview',
           summary: `"${parsed.normalized.slice(0, 200)}" changes state: send the same command with this confirmToken within ${CONFIRM_TOKEN_TTL_S} s to run it`,
-          result: { tool: plan.tool, input: plan.input, mutating: true },
-          snippet: snippetOf(plan),
+          result:
+            plan.kind === 'action' ? plan.preview : { tool: plan.tool, input: plan.input, mutating: true },
+          snippet: plan.kind === 'action' ? plan.snippet : snippetOf(plan),
         };
         if (request.issueToken === false) return preview;
         const confirmToken = await tokens.issue(principal, parsed.normalized, request.advancedMode);
@@ -293,6 +297,7 @@ export async function runStudioCommand(
         );
       }
     }
+    if (plan.kind === 'action') return await plan.run();
     if (env.runTool) {
       const result = await env.runTool(plan.tool, plan.input);
       return {

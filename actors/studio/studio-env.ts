@@ -24,7 +24,7 @@ export function createStudioEnv(services: Services): StudioEnv {
     inputSchema: t.inputSchema,
   }));
   const listToolDefinitions = async (principal: Principal): Promise<StudioToolDefinition[]> => {
-    if (!resolvers.connector) return builtin;
+    if (!resolvers.connector && !resolvers.skill) return builtin;
     let extra: StudioToolDefinition[] = [];
     try {
       const reply = await services.system.ask(

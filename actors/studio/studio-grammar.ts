@@ -48,7 +48,11 @@ export const STUDIO_COMMANDS: ReadonlyArray<{ usage: string; does: string; mutat
   { usage: 'status', does: 'counts of tools and connectors, advanced mode', mutating: 'no' },
   { usage: 'tools list', does: 'the tools you may call (built-in and connector tools)', mutating: 'no' },
   { usage: 'mcp list', does: 'your MCP connectors', mutating: 'no' },
-  { usage: 'skills search <query>', does: 'searches skills (no skill store yet: empty)', mutating: 'no' },
+  {
+    usage: 'skills search <query>',
+    does: 'searches the skill store (name, slug, description)',
+    mutating: 'no',
+  },
   {
     usage: 'tool run <name> [--json {…}]',
     does: 'calls a tool (platform.<x>, <x> or mcp.<server>.<tool>)',
@@ -59,11 +63,15 @@ export const STUDIO_COMMANDS: ReadonlyArray<{ usage: string; does: string; mutat
     does: 'calls a connector tool',
     mutating: 'unless the tool is read-only',
   },
-  { usage: 'skills install <slug>', does: 'installs a skill (no skill store yet)', mutating: 'yes' },
+  {
+    usage: 'skills install <slug>',
+    does: 'installs a skill with its dependencies, approving the permissions it needs',
+    mutating: 'yes',
+  },
   {
     usage: 'skills use <slug> <cap> [--json {…}]',
-    does: 'runs a skill capability (no skill store yet)',
-    mutating: 'yes',
+    does: 'runs a capability of an installed skill (a SKILL_EXECUTION)',
+    mutating: 'when the capability is',
   },
   {
     usage: 'advanced run javascript --code <src>',

@@ -73,12 +73,14 @@ export type CredentialsCreateReply = z.infer<typeof CredentialsCreateReplySchema
 
 /**
  * The caller of `vault-grant:<id>` messages: a verified runtime credential, never a user. Put in
- * the envelope's `auth` by the consume route. It does not parse as a `Principal`
+ * the envelope's `auth` by the consume route, or by the service's own skill runtime
+ * (`via: 'skill_runtime'`, `credentialId: 'skill-runtime'`), which consumes a grant it was just
+ * given inside a skill's use (docs/skills.md, "Secrets"). It does not parse as a `Principal`
  * (schemas/auth.ts), so no other actor accepts it.
  */
 export const RuntimeAuthSchema = z.object({
   subjectType: z.literal('runtime'),
-  via: z.literal('runtime_credential'),
+  via: z.enum(['runtime_credential', 'skill_runtime']),
   accountId: z.string().min(1),
   credentialId: z.string().min(1),
   scopes: z.array(SdkScopeSchema),

@@ -6,6 +6,8 @@ import { identityOptionsFor } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { TokenService } from '../../actors/identity/token-service';
 import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
+import { skillUseRunner } from '../../actors/skills/skill-use.runner';
+import { createSkillsService } from '../../actors/skills/skills.service';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
 import { createVaultService } from '../../actors/vault/vault';
@@ -95,9 +97,12 @@ export function buildServices(
   s.filesApi = new FilesApi(services);
   s.memory = new MemoryApi(services);
   s.studio = createStudioEnv(services);
+  s.skills = createSkillsService(services, options.skills);
+  // Installed skills' capabilities are tools `platform.skill.<slug>.<capability>` (docs/skills.md).
+  s.toolRouter.resolvers.skill = s.skills.tools;
   // Effects and execution types of the domains that record their work as executions.
   s.executions.undoers.register(memoryUndoer);
-  for (const runner of [...studioRunners, ...(options.executions?.runners ?? [])])
+  for (const runner of [...studioRunners, skillUseRunner, ...(options.executions?.runners ?? [])])
     s.executions.runners.register(runner);
   return Object.freeze(services);
 }

@@ -1,6 +1,7 @@
 import type { ConnectorsOptions } from '../../actors/connectors/connectors';
 import type { AnyStepRunner } from '../../actors/executions/step-runners';
 import type { IdentityOptions } from '../../actors/identity/identity-options';
+import type { SkillsOptions } from '../../actors/skills/skills.service';
 import type { PrivateDatabasesOptions } from '../../actors/tools/db';
 import type { ToolRouterOptions } from '../../actors/tools/router/tool-router';
 import { actorDefinitions, collectionDefinitions, routeModules } from '../../actors/registry';
@@ -49,6 +50,8 @@ export interface RuntimeOptions {
   vault?: VaultOptions;
   /** Executions: extra execution types this node runs (a test's or a benchmark's step runners). */
   executions?: { runners?: readonly AnyStepRunner[] };
+  /** The skill store: its seed catalog (actors/skills/skills.service.ts). */
+  skills?: SkillsOptions;
 }
 
 /**
@@ -109,6 +112,8 @@ export async function startRuntime(
     );
     // Idempotent: every process may run it; the first creates, the others find them in place.
     await documents.ensureIndexes(collectionDefinitions);
+    // Idempotent too: the seed catalog of the skill store (docs/skills.md).
+    await services.skills.seed();
     // Revocations are durable in `revoked_tokens`; the cache (memory in embedded mode) gets them back.
     await services.tokens.warm();
     if (hostsActors) {

@@ -5,6 +5,7 @@ import type { FileStore } from '../../actors/files/file-store';
 import type { IdentityOptions } from '../../actors/identity/identity-options';
 import type { TokenService } from '../../actors/identity/token-service';
 import type { MemoryApi } from '../../actors/memory/memory';
+import type { SkillsService } from '../../actors/skills/skills.service';
 import type { StudioEnv } from '../../actors/studio/studio';
 import type { PrivateDatabases } from '../../actors/tools/db';
 import type { HttpEgress } from '../../actors/tools/net/http-egress';
@@ -69,4 +70,6 @@ export interface Services {
   readonly memory: MemoryApi;
   /** What the Studio's commands and chat need (tool listings, connectors). */
   readonly studio: StudioEnv;
+  /** The skill store: catalog, installations, uses (SKILL_EXECUTION), skill tools, developer profiles. */
+  readonly skills: SkillsService;
 }

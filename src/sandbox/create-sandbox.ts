@@ -11,6 +11,7 @@ import {
 } from '../../schemas/tools/proc-execute';
 import type { Logger } from '../logging/logger';
 import { FairHandOver } from './fair-hand-over';
+import { HostChannel, type HostCalls } from './host-channel';
 import { SandboxCall, type CallEnd } from './sandbox-call';
 import { readTaskReply } from './task-reply';
 import { resolveTaskFile } from './task-file';
@@ -64,6 +65,11 @@ export interface ExecuteOptions {
    * fairly (docs/sandbox.md, "Waiting calls"); calls without an owner are all one owner's.
    */
   owner?: string;
+  /**
+   * Host calls offered to the script: the global `platform` with `platform.call(name, input)`
+   * (docs/sandbox.md, "Host calls"). Absent: the script has no `platform` (as for proc_execute).
+   */
+  host?: HostCalls;
 }
 
 export type SandboxResult = ProcExecuteResult;
@@ -150,7 +156,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   async function execute(
     request: ProcExecuteRequest,
-    { signal, owner = '' }: ExecuteOptions = {},
+    { signal, owner = '', host }: ExecuteOptions = {},
   ): Promise<SandboxResult> {
     if (closed) throw errors.unavailable('The sandbox is closed');
     const parsed = ProcExecuteInputSchema.safeParse(request);
@@ -179,20 +185,21 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       owner,
     );
     const onAbort = () => call.cancel(reasonOf(signal?.reason));
+    const channel = host ? new HostChannel(host, () => call.hostAnswered()) : undefined;
     inFlight.add(call);
     perOwner.set(owner, ownCalls + 1);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const end = await call.run(handOver, {
-        code: input.code,
-        stdin: input.stdin ?? '',
-        args: input.args ?? [],
-        timeoutMs,
-      });
+      const end = await call.run(
+        handOver,
+        { code: input.code, stdin: input.stdin ?? '', args: input.args ?? [], timeoutMs },
+        channel ? () => channel.open() : undefined,
+      );
       return toResult(end, call, timeoutMs);
     } catch (err) {
       return failed(err);
     } finally {
+      channel?.close();
       signal?.removeEventListener('abort', onAbort);
       inFlight.delete(call);
       const left = (perOwner.get(owner) ?? 1) - 1;

@@ -1,9 +1,12 @@
 import type { Piscina } from 'piscina';
 import { CONTROL, type RunOptions, type TaskInput, type TaskRunner } from './sandbox-call';
 
+/** What goes to Piscina with a task: its abort, and the host-call port it transfers. */
+type PoolOptions = Pick<RunOptions, 'signal' | 'transferList'>;
+
 interface Waiting {
   task: TaskInput;
-  signal: AbortSignal;
+  options: PoolOptions;
   resolve(value: unknown): void;
   reject(reason: unknown): void;
 }
@@ -113,14 +116,14 @@ export class FairHandOver implements TaskRunner {
     return this.fresh.size + this.turns.size;
   }
 
-  run(task: TaskInput, { signal, owner = '' }: RunOptions): Promise<unknown> {
+  run(task: TaskInput, { owner = '', ...options }: RunOptions): Promise<unknown> {
     const line = this.lineOf(owner);
     // A place is free while others wait only when every one of them holds its share: no one to pass.
     if (line.length === 0 && line.running < this.share && this.handedOver < this.capacity) {
-      return this.handOver(line, task, signal);
+      return this.handOver(line, task, options);
     }
     return new Promise((resolve, reject) => {
-      line.push({ task, signal, resolve, reject });
+      line.push({ task, options, resolve, reject });
       this.waitingCalls += 1;
       // An owner with nothing running has had no turn yet: before those already served.
       if (!this.fresh.has(owner) && !this.turns.has(owner)) {
@@ -138,10 +141,10 @@ export class FairHandOver implements TaskRunner {
     return line;
   }
 
-  private handOver(line: OwnerLine, task: TaskInput, signal: AbortSignal): Promise<unknown> {
+  private handOver(line: OwnerLine, task: TaskInput, options: PoolOptions): Promise<unknown> {
     this.handedOver += 1;
     line.running += 1;
-    const running = this.pool.run(task, { signal });
+    const running = this.pool.run(task, options);
     // The next call leaves as soon as Piscina has settled this one (its worker is free by then).
     const release = () => this.release(line);
     running.then(release, release);
@@ -166,7 +169,7 @@ export class FairHandOver implements TaskRunner {
       this.fresh.delete(line.owner);
       this.turns.delete(line.owner);
       if (line.length > 0) this.turns.set(line.owner, line);
-      this.handOver(line, next.task, next.signal).then(next.resolve, next.reject);
+      this.handOver(line, next.task, next.options).then(next.resolve, next.reject);
     }
   }
 
@@ -191,6 +194,8 @@ export class FairHandOver implements TaskRunner {
     for (let next = line.peek(); next && cancelled(next.task); next = line.peek()) {
       line.shift();
       this.waitingCalls -= 1;
+      // Its host-call channel never reaches a worker: closed here, not left open.
+      next.task.host?.port.close();
       next.resolve(undefined);
     }
   }

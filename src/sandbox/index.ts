@@ -6,3 +6,4 @@ export {
   type SandboxOptions,
   type SandboxResult,
 } from './create-sandbox';
+export { HOST_CALL_LIMITS, type HostCalls } from './host-channel';

@@ -3,6 +3,7 @@
 
 const { performance } = require('node:perf_hooks');
 const { GuestBridge } = require('./guest-bridge');
+const { installPlatform } = require('./host-link');
 const { errorMessage, errorName, fallbackDescription, readResult } = require('./guest-values');
 const { OutputBuffer } = require('./output-buffer');
 
@@ -16,6 +17,7 @@ const { OutputBuffer } = require('./output-buffer');
  * @typedef {import('./sandbox-types').Outcome} Outcome
  * @typedef {import('./sandbox-types').Reply} Reply
  * @typedef {import('./sandbox-types').RunReport} RunReport
+ * @typedef {import('./host-link').HostLink} HostLink
  */
 
 const SCRIPT_NAME = 'main.js';
@@ -31,19 +33,22 @@ const NEAR_CAP = 0.9;
  * @param {ScriptTask} task
  * @param {Limits} limits
  * @param {() => boolean} cancelRequested
+ * @param {HostLink} [host] the run's host calls (the global `platform`), when the caller offers them
  * @returns {RunReport}
  */
-function runScript(engine, task, limits, cancelRequested) {
-  return new ScriptRun(engine, task, limits, cancelRequested).run();
+function runScript(engine, task, limits, cancelRequested, host) {
+  return new ScriptRun(engine, task, limits, cancelRequested, host).run();
 }
 
 class ScriptRun {
   /**
    * @param {Engine} engine @param {ScriptTask} task @param {Limits} limits
    * @param {() => boolean} cancelRequested
+   * @param {HostLink} [host]
    */
-  constructor(engine, task, limits, cancelRequested) {
+  constructor(engine, task, limits, cancelRequested, host) {
     this.engine = engine;
+    this.host = host;
     this.task = task;
     this.limits = limits;
     this.cancelRequested = cancelRequested;
@@ -109,6 +114,18 @@ class ScriptRun {
   /** @param {QuickJSRuntime} rt @param {QuickJSContext} ctx */
   execute(rt, ctx) {
     this.guest = new GuestBridge(ctx, this.task, this.limits, this.stdout, this.stderr, (h) => this.own(h));
+    const host = this.host;
+    if (host) {
+      installPlatform(
+        ctx,
+        (h) => this.own(h),
+        (name, input) => host.call(name, input, this.deadline, this.cancelRequested),
+        // A host call that ended the run: the interrupt handler stops the script at its next check.
+        (stop) => {
+          if (this.stop === null) this.stop = stop;
+        },
+      );
+    }
     const evaluated = ctx.evalCode(this.task.code, SCRIPT_NAME, { type: 'global' });
     if (evaluated.error) return this.fail(ctx, this.own(evaluated.error), true);
     const value = this.own(evaluated.value);

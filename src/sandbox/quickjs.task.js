@@ -19,6 +19,7 @@ const fs = require('node:fs');
 const { workerData } = require('node:worker_threads');
 const { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } = require('quickjs-emscripten');
 const { runScript } = require('./quickjs-run');
+const { HostLink } = require('./host-link');
 
 /** Slots of the per-call control block (Int32Array over a SharedArrayBuffer); see sandbox-call.ts. */
 const STATE = 0;
@@ -46,6 +47,7 @@ const RECYCLE_AFTER_RUNS = 5000;
  * @property {number} timeoutMs
  * @property {SharedArrayBuffer} control the call's control block
  * @property {number} submittedAt Date.now() on the main thread when the call was queued
+ * @property {import('./host-link').HostTask} [host] host calls offered to this run (the global `platform`)
  */
 
 /** @returns {Limits} */
@@ -148,7 +150,10 @@ const CANCELLED_REPLY = Object.freeze({
  */
 async function runTask(task) {
   const control = new Int32Array(task.control);
-  if (Atomics.load(control, STATE) !== QUEUED) return CANCELLED_REPLY;
+  if (Atomics.load(control, STATE) !== QUEUED) {
+    task.host?.port.close();
+    return CANCELLED_REPLY;
+  }
   // A call is RUNNING only from here, once the engine is ready: waiting for a fresh engine, or
   // (tasksPerWorker 2) for the call this worker runs before it, does not count against its timeout.
   const engine = await getEngine();
@@ -156,9 +161,16 @@ async function runTask(task) {
   Atomics.store(control, STARTED_AFTER_MS, Math.max(0, Date.now() - task.submittedAt));
   if (Atomics.compareExchange(control, STATE, QUEUED, RUNNING) !== QUEUED) {
     // Cancelled while queued: the caller has had its answer already.
+    task.host?.port.close();
     return CANCELLED_REPLY;
   }
-  const report = runScript(engine, task, limits, () => Atomics.load(control, STATE) === CANCELLED);
+  const host = task.host ? new HostLink(task.host, control) : undefined;
+  let report;
+  try {
+    report = runScript(engine, task, limits, () => Atomics.load(control, STATE) === CANCELLED, host);
+  } finally {
+    host?.close();
+  }
   engine.runs += 1;
   const retire =
     !report.healthy ||

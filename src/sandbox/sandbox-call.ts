@@ -1,3 +1,5 @@
+import type { MessagePort } from 'node:worker_threads';
+
 /**
  * Slots and states of the control block a call shares with its worker (an Int32Array over a
  * SharedArrayBuffer). Mirrored in quickjs.task.js; keep both in step.
@@ -6,6 +8,8 @@ export const CONTROL = Object.freeze({
   STATE: 0,
   /** Milliseconds between submission and start, written by the worker before it sets RUNNING. */
   STARTED_AFTER_MS: 1,
+  /** Bumped (and notified) after each host call's answer, and on cancel (host-link.js). */
+  HOST_SEQ: 2,
   QUEUED: 0,
   RUNNING: 1,
   CANCELLED: 2,
@@ -13,6 +17,13 @@ export const CONTROL = Object.freeze({
 
 /** Times a call that never started is given back to the pool after its worker went away. */
 const MAX_RESUBMITS = 2;
+
+/** The host calls a run is offered (host-link.js): the worker's end of a fresh channel, and limits. */
+export interface TaskHost {
+  port: MessagePort;
+  maxCalls: number;
+  maxInputBytes: number;
+}
 
 /** What a worker receives for one call (kept small: it is copied to the worker). */
 export interface TaskInput {
@@ -22,6 +33,7 @@ export interface TaskInput {
   timeoutMs: number;
   control: SharedArrayBuffer;
   submittedAt: number;
+  host?: TaskHost;
 }
 
 /** How a call is submitted. */
@@ -30,6 +42,8 @@ export interface RunOptions {
   signal: AbortSignal;
   /** Whose call it is (an account): `FairHandOver` shares the workers between owners. */
   owner?: string;
+  /** What is transferred with the task: the worker's end of the host-call channel. */
+  transferList?: MessagePort[];
 }
 
 /** What a call is submitted to: `FairHandOver` in front of Piscina (or Piscina's `run`). */
@@ -52,7 +66,7 @@ export type CallEnd =
  * not be lost to the pool for good).
  */
 export class SandboxCall {
-  private readonly control = new SharedArrayBuffer(8);
+  private readonly control = new SharedArrayBuffer(12);
   private readonly view = new Int32Array(this.control);
   private readonly poolAbort = new AbortController();
   private readonly submittedAt = Date.now();
@@ -76,7 +90,15 @@ export class SandboxCall {
     private readonly owner?: string,
   ) {}
 
-  run(pool: TaskRunner, input: Omit<TaskInput, 'control' | 'submittedAt'>): Promise<CallEnd> {
+  /**
+   * @param openHost for a run offered host calls: opens a fresh channel for each submission (a port
+   *   can be transferred once, and a resubmitted call needs its own)
+   */
+  run(
+    pool: TaskRunner,
+    input: Omit<TaskInput, 'control' | 'submittedAt' | 'host'>,
+    openHost?: () => TaskHost,
+  ): Promise<CallEnd> {
     return new Promise<CallEnd>((resolve, reject) => {
       const finish = (fn: () => void) => {
         if (this.done) return;
@@ -88,8 +110,13 @@ export class SandboxCall {
       if (this.cancelReason !== undefined) return this.settle({ kind: 'cancelled-queued' });
       const task: TaskInput = { ...input, control: this.control, submittedAt: this.submittedAt };
       let resubmits = 0;
-      const submit = (): Promise<void> =>
-        pool.run(task, { signal: this.poolAbort.signal, owner: this.owner }).then(
+      const submit = (): Promise<void> => {
+        const host = openHost?.();
+        const submitted = host ? { ...task, host } : task;
+        const options: RunOptions = host
+          ? { signal: this.poolAbort.signal, owner: this.owner, transferList: [host.port] }
+          : { signal: this.poolAbort.signal, owner: this.owner };
+        return pool.run(submitted, options).then(
           (reply: unknown) => this.settle?.({ kind: 'reply', reply }),
           (err: unknown): Promise<void> | void => {
             // With tasksPerWorker 2 a worker holds the next call while it runs one; if that worker
@@ -103,6 +130,7 @@ export class SandboxCall {
             finish(() => reject(err));
           },
         );
+      };
       void submit();
       this.arm(this.timeoutMs + this.graceMs);
     });
@@ -124,9 +152,17 @@ export class SandboxCall {
       return true;
     }
     Atomics.store(this.view, CONTROL.STATE, CONTROL.CANCELLED);
+    // A worker blocked on a host call's answer wakes up and sees the cancel.
+    this.hostAnswered();
     this.cancelledAt = Date.now();
     this.arm(this.graceMs);
     return true;
+  }
+
+  /** Wakes the worker waiting for a host call's answer (posted on its port just before). */
+  hostAnswered(): void {
+    Atomics.add(this.view, CONTROL.HOST_SEQ, 1);
+    Atomics.notify(this.view, CONTROL.HOST_SEQ);
   }
 
   private arm(ms: number): void {

@@ -31,6 +31,8 @@ import { unknownTool, type ExternalTool, type ToolTarget } from './tool-registry
 
 /** The scope a named token needs for the router (docs/agents-and-tokens.md, Scopes → routes). */
 const ROUTER_SCOPE = 'mcp_connector';
+/** Names of skill capabilities: `platform.skill.<slug>.<capability>`. */
+const SKILL_PREFIX = 'platform.skill.';
 
 // Shared by the route records of calls that name nothing (records are only serialised, never changed).
 const NO_RELATED = Object.freeze({
@@ -38,6 +40,12 @@ const NO_RELATED = Object.freeze({
   workflows: Object.freeze([]),
   skills: Object.freeze([]),
 }) as unknown as RouteRecordInput['related'];
+/** `related` of a call to `platform.skill.<slug>.<capability>`: that skill. */
+function skillRelated(name: string): RouteRecordInput['related'] {
+  const slug = name.slice(SKILL_PREFIX.length).split('.')[0];
+  return slug ? { apps: [], workflows: [], skills: [slug] } : NO_RELATED;
+}
+
 const ROUTE_DECISIONS: Readonly<Record<RouteSource, RouteRecordInput['routeDecision']>> = {
   platform: Object.freeze({ source: 'platform' }),
   external_mcp: Object.freeze({ source: 'external_mcp' }),
@@ -211,32 +219,34 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
   }
 
   /**
-   * `agent.listTools`: the connector tools this agent may call (its account's, filtered by its
-   * `allowedTools`), for the listings. None for an agent that is not active, has no account, has
-   * no `mcp.` entry in `allowedTools`, or is called with a scoped token without `mcp_connector`.
-   * The connectors are asked outside the turn.
+   * `agent.listTools`: the connector and skill tools this agent may call (its account's
+   * connectors, the capabilities of the skills its account installed, filtered by its
+   * `allowedTools`), for the listings. None for an agent that is not active, has no account, or
+   * is called with a scoped token without `mcp_connector`; a resolver is asked only when an
+   * `allowedTools` entry may reach its tools (`mcp.` for connectors; `platform.skill.` or
+   * `platform.*` for skills). The resolvers are asked outside the turn.
    */
   const listTools = async (ctx: ActorContext<AgentState>) => {
     const none: AgentListToolsReply = { tools: [] };
     const principal = callerOf(ctx.auth, ctx.id);
     const doc = await currentDoc(ctx);
-    const resolver = router.resolvers.connector;
     const scoped =
       principal.scopes && principal.scopes.length > 0 && !principal.scopes.includes(ROUTER_SCOPE);
-    if (
-      !resolver?.list ||
-      scoped ||
-      doc.status !== 'active' ||
-      !doc.accountId ||
-      !doc.allowedTools.some((entry) => entry.startsWith('mcp.'))
-    ) {
-      return none;
-    }
+    if (scoped || doc.status !== 'active' || !doc.accountId) return none;
+    const reaches = (prefix: string) =>
+      doc.allowedTools.some(
+        (entry) => entry.startsWith(prefix) || (entry === 'platform.*' && prefix === SKILL_PREFIX),
+      );
+    const resolvers = [
+      reaches('mcp.') ? router.resolvers.connector : undefined,
+      reaches(SKILL_PREFIX) ? router.resolvers.skill : undefined,
+    ].filter((r): r is NonNullable<typeof r> => r?.list !== undefined);
+    if (resolvers.length === 0) return none;
     const allowed = doc.allowedTools;
     const agent = toolAgentOf(doc);
     return ctx.defer(
       (async (): Promise<AgentListToolsReply> => {
-        const tools = await resolver.list!(agent, principal, ctx.signal);
+        const tools = (await Promise.all(resolvers.map((r) => r.list!(agent, principal, ctx.signal)))).flat();
         return {
           tools: tools
             .filter((tool) => isToolAllowed(tool.name, allowed))
@@ -267,7 +277,8 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
       fallbackUsed: false,
       invokedByType: body.invokedByType,
       routeDecision: ROUTE_DECISIONS[route.source],
-      related: body.related ?? NO_RELATED,
+      // A skill tool's own call names its skill (route records' `related.skills`).
+      related: body.related ?? (target.kind === 'skill' ? skillRelated(target.name) : NO_RELATED),
       agentRef: doc.agentRef,
       agentId: doc._id,
       ...(doc.accountId ? { accountId: doc.accountId } : {}),

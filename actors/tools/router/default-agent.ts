@@ -23,11 +23,16 @@ export const DEFAULT_AGENT_NAME = 'Default agent';
 export const defaultAgentIdOf = (accountId: string) => `${DEFAULT_AGENT_PREFIX}${accountId}`;
 
 /**
- * The default agent's `allowedTools`: every built-in primitive and the account's own connector
- * tools (`mcp.*`). The default agent is the account itself at the router, and the account
- * registered those connectors: it may call them (docs/tool-router.md, "Who the call runs as").
+ * The default agent's `allowedTools`: every built-in primitive, the account's own connector
+ * tools (`mcp.*`) and the capabilities of the skills it installed (`platform.skill.*`). The
+ * default agent is the account itself at the router, and the account registered those connectors
+ * and installed those skills: it may call them (docs/tool-router.md, "Who the call runs as").
  */
-export const DEFAULT_AGENT_TOOLS: readonly string[] = Object.freeze([...BUILTIN_PRIMITIVES, 'mcp.*']);
+export const DEFAULT_AGENT_TOOLS: readonly string[] = Object.freeze([
+  ...BUILTIN_PRIMITIVES,
+  'mcp.*',
+  'platform.skill.*',
+]);
 
 /** Whether `agentId` is an account's default agent. */
 export const isDefaultAgentId = (agentId: string) => agentId.startsWith(DEFAULT_AGENT_PREFIX);

@@ -30,7 +30,8 @@ async function extraToolsOf(
   deps: ResolvedAppDeps<ToolRouterRouteServices>,
   principal: Principal,
 ): Promise<ListedTool[]> {
-  if (!deps.services?.toolRouter?.resolvers.connector) return [];
+  const resolvers = deps.services?.toolRouter?.resolvers;
+  if (!resolvers?.connector && !resolvers?.skill) return [];
   try {
     const reply = await deps.system.ask(
       `agent:${callerAgentId(principal)}`,
@@ -40,7 +41,10 @@ async function extraToolsOf(
     );
     return AgentListToolsReplySchema.parse(reply).tools;
   } catch (err) {
-    deps.logger.warn({ err }, 'tool listing: the connector tools of the caller could not be listed');
+    deps.logger.warn(
+      { err },
+      'tool listing: the connector and skill tools of the caller could not be listed',
+    );
     return [];
   }
 }

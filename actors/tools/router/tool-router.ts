@@ -42,7 +42,7 @@ export interface ToolRouter {
   readonly routes: RouteQueries;
   /**
    * Resolvers of connector (`mcp.<server>.<tool>`) and skill (`platform.skill.…`) tools
-   * (`startRuntime` installs the connectors'; no skills yet).
+   * (`buildServices` installs the connectors' and the skill store's).
    */
   readonly resolvers: { connector?: ExternalToolResolver; skill?: ExternalToolResolver };
   /**

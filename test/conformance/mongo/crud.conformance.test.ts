@@ -66,6 +66,31 @@ describeEachTarget('mongo conformance: CRUD and reads', (t) => {
     ]);
     const excluded = await c.findOne({ _id: 3 }, { projection: { nested: 0 } });
     expect(excluded).toEqual({ _id: 3, n: 3, even: false });
+    // A projection shapes the answer only: the stored documents keep every field.
+    await c.insertOne({ _id: 'arr', items: [{ a: 1, code: 'x', s: { t: 1 } }], top: 'kept' });
+    expect(
+      await c.findOne({ _id: 'arr' }, { projection: { 'items.code': 0, 'items.s.t': 0, top: 0 } }),
+    ).toEqual({
+      _id: 'arr',
+      items: [{ a: 1, s: {} }],
+    });
+    expect(await c.find({ _id: 'arr' }, { projection: { 'items.code': 0 } }).toArray()).toEqual([
+      { _id: 'arr', items: [{ a: 1, s: { t: 1 } }], top: 'kept' },
+    ]);
+    expect(await c.findOne({ _id: 'arr' })).toEqual({
+      _id: 'arr',
+      items: [{ a: 1, code: 'x', s: { t: 1 } }],
+      top: 'kept',
+    });
+    expect(
+      await c.findOneAndUpdate(
+        { _id: 'arr' },
+        { $set: { top: 'again' } },
+        { projection: { 'items.code': 0 } },
+      ),
+    ).toEqual({ _id: 'arr', items: [{ a: 1, s: { t: 1 } }], top: 'kept' });
+    expect((await c.findOne({ _id: 'arr' }))!.items).toEqual([{ a: 1, code: 'x', s: { t: 1 } }]);
+    await c.deleteOne({ _id: 'arr' });
     const byTwoKeys = await c
       .find({ n: { $lt: 4 } })
       .sort({ even: 1, n: -1 })

@@ -61,7 +61,7 @@ describe('sandbox: fair between owners', () => {
     // S and U each take one thread with a loop; S and U queue more; T comes last with a trivial call.
     const calls = [
       run('S1', LOOP(500), 'S'),
-      run('U1', LOOP(800), 'U'),
+      run('U1', LOOP(2000), 'U'), // long enough to outlast S1 on a loaded machine
       run('S2', LOOP(300), 'S'),
       run('U2', LOOP(300), 'U'),
       run('T', TRIVIAL, 'T'),

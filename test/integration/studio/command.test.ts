@@ -37,8 +37,8 @@ describe('POST /api/studio/command', () => {
     expect(status.body.result.tools).toBeGreaterThan(0);
 
     const search = await command({ command: 'skills search pdf tools' }).expect(200);
-    expect(search.body).toMatchObject({ kind: 'result', result: { skills: [] } });
-    expect(search.body.result.note).toMatch(/not available/);
+    expect(search.body).toMatchObject({ kind: 'result', result: { skills: [], total: 0 } });
+    expect(search.body.summary).toBe('0 skills match "pdf tools"');
   });
 
   it('refuses shell metacharacters outside the payload, bad syntax and unknown commands with kind error', async () => {
@@ -182,10 +182,14 @@ describe('POST /api/studio/command', () => {
     expect(JSON.stringify(run.body.result)).toContain('2;4;6 {ok} | $HOME');
   });
 
-  it('answers skill commands with the missing skill store', async () => {
+  it('answers skill commands on a skill the store does not have with kind error NOT_FOUND', async () => {
     for (const cmd of ['skills install pdf-tools', 'skills use pdf-tools extract --json {"a":1}']) {
       const res = await command({ command: cmd }).expect(200);
-      expect(res.body).toMatchObject({ kind: 'error', summary: 'skill store not available' });
+      expect(res.body).toMatchObject({
+        kind: 'error',
+        summary: 'Skill not found: pdf-tools',
+        result: { code: 'NOT_FOUND' },
+      });
     }
   });
 

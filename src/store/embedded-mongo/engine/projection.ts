@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { find } from 'mingo';
+import { cloneDocument } from './clone';
 import { MINGO_OPTIONS } from './mingo-options';
 import { setField } from './value-key';
 
@@ -43,5 +44,6 @@ export function compileFastProjection(spec: Document): Projector | undefined {
 export function projectOne(doc: Document, spec: Document): Document | undefined {
   const fast = compileFastProjection(spec);
   if (fast) return fast(doc);
-  return find([doc], {}, spec, MINGO_OPTIONS).next() as Document | undefined;
+  // Mingo projects nested paths in place: it gets a copy, the stored document stays as it is.
+  return find([cloneDocument(doc)], {}, spec, MINGO_OPTIONS).next() as Document | undefined;
 }

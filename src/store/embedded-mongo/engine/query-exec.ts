@@ -3,6 +3,7 @@ import { ErrorCodes, fail } from '../errors';
 import type { Collection } from './collection';
 import { find } from 'mingo';
 import type { Cursor } from 'mingo/cursor';
+import { cloneDocument } from './clone';
 import { MINGO_OPTIONS } from './mingo-options';
 import { matcher, type MatchOptions } from './planner';
 import { compileFastProjection } from './projection';
@@ -66,8 +67,12 @@ export function readDocuments(
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
   const fastProject = opts.projection ? compileFastProjection(opts.projection) : undefined;
   if (opts.projection && !fastProject) {
-    // Projection operators ($slice, $elemMatch, positional `$`) need mingo and the query itself.
-    return drain(withWindow(m.query.find<Document>(m.candidates(), opts.projection), opts.sort, skip, limit));
+    // Projection operators ($slice, $elemMatch, positional `$`) and dotted paths need mingo and the
+    // query itself. Mingo projects nested paths in place (an exclusion such as `{'a.b': 0}` deletes
+    // `b` from the objects it is given), so it gets copies of the matching documents: stored
+    // documents are never changed by a read.
+    const copies = map(m.matches(), cloneDocument);
+    return drain(withWindow(m.query.find<Document>(copies, opts.projection), opts.sort, skip, limit));
   }
   let docs: Iterator<Document>;
   const bounded = opts.sort && !opts.collation && limit !== Infinity && skip + limit <= TOP_SORTED_MAX;
