@@ -53,7 +53,7 @@ export class DataDirLock {
     heldHere.add(resolved);
     let socket: net.Server | undefined;
     try {
-      const bound = await bindDirSocket(resolved);
+      const bound = await bindDirSocketOnceOwnerGone(resolved, file);
       if (bound === null) throw inUse(dir, readOwner(file)?.pid);
       socket = bound;
       const tookOver = takeLockFile(dir, file);
@@ -115,6 +115,30 @@ function takeLockFile(dir: string, file: string): TakenOver | undefined {
     }
   }
   throw new Error(`could not lock data directory ${dir}`);
+}
+
+/** How long a dying owner may keep the socket bound (see `bindDirSocketOnceOwnerGone`). */
+const DYING_OWNER_WAIT_MS = 5000;
+const DYING_OWNER_POLL_MS = 25;
+
+/**
+ * Binds the directory's socket; when it is held by an owner that is no longer live (its lock file
+ * names a zombie, a dead or a reused pid), waits for the kernel to release it. A process killed
+ * with -9 closes its files only once every one of its threads has exited: its main thread may
+ * already be a zombie while a worker thread is still being torn down (seen under load), and the
+ * socket stays bound meanwhile. A live owner is refused at once.
+ */
+async function bindDirSocketOnceOwnerGone(dir: string, file: string): Promise<net.Server | null | undefined> {
+  const deadline = Date.now() + DYING_OWNER_WAIT_MS;
+  for (;;) {
+    const bound = await bindDirSocket(dir);
+    if (bound !== null) return bound;
+    const owner = readOwner(file);
+    const dying =
+      owner !== undefined && owner.pid !== process.pid && ownerState(owner, owner.writtenAtMs) !== 'live';
+    if (!dying || Date.now() >= deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, DYING_OWNER_POLL_MS));
+  }
 }
 
 /**
