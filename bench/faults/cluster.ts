@@ -75,7 +75,14 @@ export class Cluster {
   }
 
   private start(name: string, script: string, env: Record<string, string>): BenchProcess {
-    const p = startProcess(name, `../faults/${script}`, env, [], this.logFile(name.replace(/\s+/g, '-')));
+    const file = name.replace(/\s+/g, '-');
+    const p = startProcess(
+      name,
+      `../faults/${script}`,
+      { ...env, BENCH_NODE_DIR: path.join(this.spec.dir, 'nodes', file) },
+      [],
+      this.logFile(file),
+    );
     this.processes.push(p);
     void p
       .next<{ event: string; queues?: string[]; exchanges?: string[] }>('declared', 3_600_000)

@@ -297,7 +297,8 @@ async function main(): Promise<void> {
     await redis.quit().catch(() => undefined);
     cleaned = `${deleted} Redis keys, ${cluster.declared.queues.size} queues, ${cluster.declared.exchanges.size} exchanges`;
     log(`cleaned: ${cleaned}`);
-    rmSync(path.join(dir, 'documents'), { recursive: true, force: true });
+    // Data of the document server and the nodes (the logs stay if a target fails).
+    for (const data of ['documents', 'nodes']) rmSync(path.join(dir, data), { recursive: true, force: true });
   }
   if (failedEarly) {
     log(`failed; the processes' logs are kept in ${cluster.logDir}`);
