@@ -26,7 +26,8 @@ import { checksOf, markdown, type Check } from './report';
  * away), BENCH_FAULTS_LEAD_SECONDS (3: load before each fault), BENCH_FAULTS_TAIL_SECONDS (7:
  * load after the return), BENCH_FAULTS_PHASES (a comma-separated list of phases, in order, a
  * name given twice runs twice; the baseline always runs first), BENCH_FAULTS_WRITE (0: print,
- * do not write bench/results).
+ * do not write bench/results), BENCH_FAULTS_KEEP_LOGS (1: keep the nodes' logs, which are
+ * otherwise kept only when a target fails).
  */
 
 const seconds = (name: string, dflt: number) => {
@@ -44,6 +45,7 @@ const KEYED_RETRY_MS = 30_000;
 /** The workers' AMQP_MAX_MESSAGE_BYTES: the "huge" poison is just over it. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const WRITE = process.env.BENCH_FAULTS_WRITE !== '0';
+const KEEP_LOGS = process.env.BENCH_FAULTS_KEEP_LOGS === '1';
 
 const started = Date.now();
 const log = (line: string) =>
@@ -344,7 +346,7 @@ async function main(): Promise<void> {
   }
   for (const line of findings.slice(0, 20)) log(`  finding: ${line}`);
   for (const c of checks) log(`${c.pass ? 'PASS' : 'FAIL'} ${c.name}: ${c.value}`);
-  if (failed) log(`the processes' logs are kept in ${cluster.logDir}`);
+  if (failed || KEEP_LOGS) log(`the processes' logs are kept in ${cluster.logDir}`);
   else rmSync(dir, { recursive: true, force: true });
   clearTimeout(watchdog);
   process.exitCode = failed ? 1 : 0;
