@@ -63,13 +63,15 @@ function cpuMicrosOf(pid: number, tid?: number): number | undefined {
 /**
  * Forks `<script>.js` next to this file (compiled run, `npm run bench:mcp`) or `<script>.ts` through
  * the tests' SWC loader (run from sources). `env` is added to this process's environment;
- * `execArgv` (e.g. `--cpu-prof`) goes to the child's node.
+ * `execArgv` (e.g. `--cpu-prof`) goes to the child's node; `output`, a file descriptor, receives
+ * the child's stdout and stderr (default: this process's).
  */
 export function startProcess(
   name: string,
   script: string,
   env: Record<string, string>,
   execArgv: string[] = [],
+  output?: number,
 ): BenchProcess {
   const compiled = __filename.endsWith('.js');
   const file = path.join(__dirname, `${script}${compiled ? '.js' : '.ts'}`);
@@ -78,7 +80,7 @@ export function startProcess(
   const child = fork(file, [], {
     execArgv: [...loader, ...execArgv],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', output ?? 'inherit', output ?? 'inherit', 'ipc'],
   });
   if (child.pid === undefined) throw new Error(`could not start ${name}`);
   const pid = child.pid;

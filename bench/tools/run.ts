@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { deleteDeclaredAmqpNames } from '../support/amqp-names';
+import { localService } from '../support/local-service';
 import { killAllChildren, ownCpuMicros, processByName, startProcess, type BenchProcess } from './children';
 import {
   fairnessCheck,
@@ -76,26 +76,6 @@ const TARGETS = {
 const started = Date.now();
 const log = (line: string) =>
   process.stdout.write(`[bench:mcp ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
-
-/** The URL if it points to this machine and answers, else undefined (a remote URL is refused). */
-async function localService(raw: string, defaultPort: number): Promise<string | undefined> {
-  const url = new URL(raw);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
-    throw new Error(`bench:mcp runs against this machine only; refusing ${url.hostname}`);
-  }
-  const port = Number(url.port) || defaultPort;
-  const up = await new Promise<boolean>((resolve) => {
-    const socket = net.connect({ host: url.hostname.replace(/[[\]]/g, ''), port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-  return up ? raw : undefined;
-}
 
 interface ServiceCase {
   label: string;
@@ -325,8 +305,12 @@ async function main(): Promise<void> {
   }
 
   const loadBefore = os.loadavg();
-  const redisUrl = await localService(process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379);
-  const amqpUrl = await localService(process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', 5672);
+  const redisUrl = await localService(process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379, 'bench:mcp');
+  const amqpUrl = await localService(
+    process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
+    5672,
+    'bench:mcp',
+  );
   if (!redisUrl) throw new Error('bench:mcp needs Redis (REDIS_URL, default redis://127.0.0.1:6379)');
   log(
     `load average ${loadBefore.map((x) => x.toFixed(2)).join(' / ')}; ${os.availableParallelism()} cores; RabbitMQ ${amqpUrl ? 'up' : 'unreachable (AMQP cases skipped)'}`,

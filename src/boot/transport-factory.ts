@@ -15,6 +15,7 @@ export function createTransport(config: Config, logger: Logger): Transport {
       deliveryLimit: config.AMQP_DELIVERY_LIMIT,
       batchMax: config.AMQP_BATCH_MAX,
       reconnect: { maxDelayMs: config.AMQP_RECONNECT_MAX_MS },
+      maxMessageBytes: config.AMQP_MAX_MESSAGE_BYTES,
       logger: logger.child({ component: 'transport' }),
     });
   }

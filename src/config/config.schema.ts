@@ -77,6 +77,8 @@ export const EnvSchema = z.object({
   AMQP_BATCH_MAX: int(1, 1000, 32),
   /** Longest wait between two attempts to reconnect to RabbitMQ, in ms (the first waits 100 ms). */
   AMQP_RECONNECT_MAX_MS: int(100, 60000, 800),
+  /** A command message longer than this, in bytes, is poison: dead-lettered unread (64 MiB). */
+  AMQP_MAX_MESSAGE_BYTES: int(1024, 1024 * 1024 * 1024, 64 * 1024 * 1024),
   /** First part of every queue and exchange name: deployments (or benchmarks) sharing a broker stay apart. */
   AMQP_PREFIX: z
     .string()
@@ -86,6 +88,8 @@ export const EnvSchema = z.object({
   MONGODB_URL: optionalUrl(['mongodb', 'mongodb+srv']),
   /** Redis; unset = in-memory cache and session store. */
   REDIS_URL: optionalUrl(['redis', 'rediss']),
+  /** Longest wait between two attempts to reconnect to Redis, in ms (the first waits about 50 ms). */
+  REDIS_RECONNECT_MAX_MS: int(50, 60000, 500),
   /** PostgreSQL for agents' private databases; unset = embedded PGlite under DATA_DIR. */
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   JWT_SECRET: optionalSecret,

@@ -87,8 +87,14 @@ export const memIncrTool = defineTool({
   mutating: true,
   abortable: false,
   run: async ({ key, by }, ctx) => {
+    // Keyed on the call: a second run of it (its answer was lost with Redis's connection, then the
+    // kernel retried it, or the client did with its Idempotency-Key) adds nothing again.
+    const once = ctx.call ? { once: ctx.call.id, onceTtlMs: ctx.call.retriesForMs } : {};
     try {
-      const value = await memoryOf(ctx).incr(key, by ?? 1, { ttlMs: seconds(MEM_LIMITS.defaultTtlSec) });
+      const value = await memoryOf(ctx).incr(key, by ?? 1, {
+        ttlMs: seconds(MEM_LIMITS.defaultTtlSec),
+        ...once,
+      });
       return { value };
     } catch (err) {
       // The port reports a non-integer value as a misuse (INTERNAL_ERROR); for the agent it is a conflict.

@@ -3,7 +3,13 @@ import type { RelatedRefs } from '../../../schemas/messages/tools';
 import type { Services } from '../../../src/boot/services';
 import type { WorkScope } from '../../../src/boot/work-aborter';
 import type { Logger } from '../../../src/logging/logger';
-import type { ToolAgent, ToolContext } from './tool-declaration';
+import { isStableEnvelopeId } from '../../../src/kernel';
+import type { ToolAgent, ToolCallIdentity, ToolContext } from './tool-declaration';
+
+/** How long the kernel answers a duplicate of a keyed call from its record (docs/kernel.md). */
+const STABLE_CALL_RETRIES_MS = 10 * 60_000;
+/** Clocks of two nodes may differ a little: a redelivery is judged by the receiver's clock. */
+const DEADLINE_MARGIN_MS = 60_000;
 
 /**
  * The `ctx` of one tool call. Its `signal` is the call's signal registered with the process's
@@ -26,7 +32,12 @@ export class ToolCallContext implements ToolContext {
     readonly principal: Principal,
     readonly agent: ToolAgent,
     readonly services: Services,
-    private readonly actor: { readonly signal: AbortSignal; readonly logger: Logger },
+    private readonly actor: {
+      readonly signal: AbortSignal;
+      readonly logger: Logger;
+      /** The envelope of the turn (absent in tests that make a context by hand). */
+      readonly envelope?: { readonly id: string; readonly deadline: number };
+    },
     private readonly scope: WorkScope,
     lazy: boolean,
     executionId?: string,
@@ -39,6 +50,19 @@ export class ToolCallContext implements ToolContext {
 
   get logger(): Logger {
     return this.actor.logger;
+  }
+
+  /**
+   * The envelope's id. Another run of it comes before its deadline (the kernel drops a message
+   * past it), or, for a keyed call (a stable id), while the kernel remembers handled ids.
+   */
+  get call(): ToolCallIdentity | undefined {
+    const envelope = this.actor.envelope;
+    if (!envelope) return undefined;
+    const retriesForMs = isStableEnvelopeId(envelope.id)
+      ? STABLE_CALL_RETRIES_MS
+      : Math.max(1000, envelope.deadline - Date.now() + DEADLINE_MARGIN_MS);
+    return { id: envelope.id, retriesForMs };
   }
 
   get signal(): AbortSignal {

@@ -32,6 +32,19 @@ export interface ToolContext {
   /** Apps, workflows and skills the call is made for, when an internal caller says so. */
   readonly related?: RelatedRefs;
   readonly logger: Logger;
+  /**
+   * This call as its retries see it: `id` is the same on every run of it (the kernel's retry after
+   * a transient error, a redelivery after a worker died, a client's retry with the same
+   * Idempotency-Key), and `retriesForMs` is how long another run may come. A tool whose change a
+   * second run must not repeat (an increment) keys the change on it. Absent outside an actor turn.
+   */
+  readonly call?: ToolCallIdentity;
+}
+
+/** See `ToolContext.call`. */
+export interface ToolCallIdentity {
+  readonly id: string;
+  readonly retriesForMs: number;
 }
 
 /**

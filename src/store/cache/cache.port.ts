@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../../../schemas/errors';
 
 /**
@@ -70,6 +71,29 @@ export interface CacheSetOptions {
 export interface CacheIncrOptions {
   /** TTL in ms given to the key when this call creates it. Default: none. */
   ttlMs?: number;
+  /**
+   * The id of the operation that increments (a tool call's envelope id): the increment is applied
+   * at most once per id and key. A later call with the same id and key, a retry after an answer
+   * lost with the connection, adds nothing and resolves the value the first call produced. The
+   * mark is written atomically with the increment and kept `onceTtlMs`.
+   */
+  once?: string;
+  /** How long the mark of `once` is kept, ms. Default `INCR_ONCE_TTL_MS` (10 minutes). */
+  onceTtlMs?: number;
+}
+
+/**
+ * How long `incr` remembers an operation id (`CacheIncrOptions.once`) by default: the window in
+ * which the kernel answers a duplicate of a call from its record of handled ids (docs/kernel.md).
+ */
+export const INCR_ONCE_TTL_MS = 10 * 60_000;
+
+/**
+ * Where the mark of an operation id lives: beside no caller's keys (a namespace's `list` never
+ * shows it), named after the full key and the id.
+ */
+export function incrOnceMark(key: string, id: string): string {
+  return `incr-once:${createHash('sha256').update(`${key}\n${id}`).digest('base64url')}`;
 }
 
 /** Options of `list`. */

@@ -16,12 +16,18 @@ export interface CreateCacheOptions {
  * Redis cache starts "down" and reconnects by itself (see `RedisCache.connect`).
  */
 export async function createCache(
-  config: Pick<Config, 'REDIS_URL'>,
+  config: Pick<Config, 'REDIS_URL'> & Partial<Pick<Config, 'REDIS_RECONNECT_MAX_MS'>>,
   logger: Logger,
   options: CreateCacheOptions = {},
 ): Promise<CachePort> {
   const log = logger.child({ component: 'cache' });
-  if (config.REDIS_URL) return RedisCache.connect(config.REDIS_URL, { ...options.redis, logger: log });
+  if (config.REDIS_URL) {
+    return RedisCache.connect(config.REDIS_URL, {
+      maxReconnectDelayMs: config.REDIS_RECONNECT_MAX_MS,
+      ...options.redis,
+      logger: log,
+    });
+  }
   log.info('cache: in memory (REDIS_URL unset)');
   return new MemoryCache(options.memory);
 }

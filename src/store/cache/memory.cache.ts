@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { AppError } from '../../../schemas/errors';
 import {
+  INCR_ONCE_TTL_MS,
   RATE_LIMIT_BACKEND,
   cacheUnavailable,
+  incrOnceMark,
   normaliseIncrement,
   normaliseLimit,
   normaliseTtl,
@@ -117,6 +119,12 @@ export class MemoryCache implements CachePort, RateLimitCapable {
     this.assertOpen();
     const step = normaliseIncrement(by);
     const ttlMs = normaliseTtl(options.ttlMs, 'incr');
+    const mark = options.once === undefined ? undefined : incrOnceMark(key, options.once);
+    const markTtlMs = normaliseTtl(options.onceTtlMs ?? INCR_ONCE_TTL_MS, 'incr') as number;
+    if (mark !== undefined) {
+      const done = this.live(mark, false);
+      if (done) return Number(done.value);
+    }
     const entry = this.live(key, false);
     let current = 0;
     if (entry) {
@@ -127,6 +135,7 @@ export class MemoryCache implements CachePort, RateLimitCapable {
     if (!Number.isSafeInteger(next)) throw notAnInteger(key);
     const expiresAt = entry ? entry.expiresAt : ttlMs === undefined ? null : performance.now() + ttlMs;
     this.write(key, String(next), expiresAt);
+    if (mark !== undefined) this.write(mark, String(next), performance.now() + markTtlMs);
     return next;
   }
 

@@ -101,6 +101,30 @@ describeEachCache('cache port', (subject) => {
       expect(await cache().get('incr:text')).toBe('hello');
       await expect(cache().incr('incr:frac', 1.5)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
     });
+
+    it('with an operation id (once), adds at most once per id and key and answers the first value again', async () => {
+      const first = { once: 'op-1', onceTtlMs: 5000 };
+      expect(await cache().incr('once:a', 2, first)).toBe(2);
+      expect(await cache().incr('once:a', 2, first)).toBe(2);
+      expect(await cache().get('once:a')).toBe('2');
+      expect(await cache().incr('once:a', 2, { once: 'op-2', onceTtlMs: 5000 })).toBe(4);
+      // The same id on another key is another operation.
+      expect(await cache().incr('once:b', 1, first)).toBe(1);
+      // Without an id, every call adds.
+      expect(await cache().incr('once:a')).toBe(5);
+      expect(await cache().incr('once:a', 2, first)).toBe(2);
+      // The marks live beside no key of the caller's.
+      expect(await cache().list('once:')).toEqual(['once:a', 'once:b']);
+    });
+
+    it('concurrent runs of one operation add once, and all answer the same value', async () => {
+      const op = { once: 'op-concurrent', onceTtlMs: 5000 };
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => cache().incr('once:concurrent', 3, op)),
+      );
+      expect(new Set(results)).toEqual(new Set([3]));
+      expect(await cache().get('once:concurrent')).toBe('3');
+    });
   });
 
   describe('expire / ttl', () => {

@@ -3,6 +3,7 @@ import { ToolCallContext } from '../../../../actors/tools/router/tool-context';
 import type { Principal } from '../../../../schemas/auth';
 import type { Services } from '../../../../src/boot/services';
 import { createWorkAborter } from '../../../../src/boot/work-aborter';
+import { stableEnvelopeId } from '../../../../src/kernel';
 import type { Logger } from '../../../../src/logging/logger';
 
 describe('ToolCallContext', () => {
@@ -71,6 +72,37 @@ describe('ToolCallContext', () => {
     const bare = new ToolCallContext(principal, agent, services, actor, {}, true);
     expect('executionId' in bare).toBe(false);
     expect('related' in bare).toBe(false);
+  });
+
+  it("names the call by its envelope's id, and says how long another run of it may come", () => {
+    const services = {} as Services;
+    const signal = new AbortController().signal;
+    const deadline = Date.now() + 15_000;
+    const plain = new ToolCallContext(
+      principal,
+      agent,
+      services,
+      { signal, logger, envelope: { id: 'e1', deadline } },
+      {},
+      true,
+    );
+    expect(plain.call?.id).toBe('e1');
+    // Until its deadline (the kernel drops a message past it), plus a margin for clocks.
+    expect(plain.call?.retriesForMs).toBeGreaterThan(15_000);
+    expect(plain.call?.retriesForMs).toBeLessThanOrEqual(75_000);
+    // A keyed call's id comes again for as long as the kernel remembers handled ids.
+    const keyed = new ToolCallContext(
+      principal,
+      agent,
+      services,
+      { signal, logger, envelope: { id: stableEnvelopeId('k'), deadline } },
+      {},
+      true,
+    );
+    expect(keyed.call?.retriesForMs).toBe(600_000);
+    expect(
+      new ToolCallContext(principal, agent, services, { signal, logger }, {}, true).call,
+    ).toBeUndefined();
   });
 
   it('the memory tools, which never read their signal, are declared not abortable', () => {
