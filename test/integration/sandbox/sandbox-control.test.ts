@@ -158,7 +158,9 @@ describe('sandbox: a worker stuck outside the interrupt handler', () => {
       const code = 'let a = []; for (let i = 0; i < 5e4; i++) a = [a]; JSON.stringify(a).length';
       // No wall-clock bound here (a loaded machine stretches it): the kill is proven by the
       // outcome and the log line; a worker that was never terminated runs past the test's timeout.
-      const r = await sandbox.execute({ language: 'javascript', code, timeout: 200 });
+      // 1 s: the nested array must be built (interruptible) before the timeout, even on a loaded
+      // machine, so that the timeout falls in the uninterruptible stringify.
+      const r = await sandbox.execute({ language: 'javascript', code, timeout: 1000 });
       expect(r).toMatchObject({ outcome: 'timeout', exitCode: 124 });
       expect(lines.some((l) => /terminated/.test(l.msg))).toBe(true);
       expect((await sandbox.execute({ language: 'javascript', code: '2 + 2' })).result).toBe(4);
@@ -198,7 +200,8 @@ describe('sandbox: tasksPerWorker 2, the call a worker holds next', () => {
       await sandbox.execute({ language: 'js', code: '1' });
       const stuck = 'let a = []; for (let i = 0; i < 5e4; i++) a = [a]; JSON.stringify(a).length';
       const [killed, next] = await Promise.all([
-        sandbox.execute({ language: 'javascript', code: stuck, timeout: 200 }),
+        // 1 s, so that the timeout falls in the stringify, not in the building loop (see above).
+        sandbox.execute({ language: 'javascript', code: stuck, timeout: 1000 }),
         sandbox.execute({ language: 'javascript', code: '"after the kill"' }),
       ]);
       expect(killed).toMatchObject({ outcome: 'timeout', exitCode: 124 });
