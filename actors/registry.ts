@@ -17,6 +17,7 @@ import { bearerTokensRoute } from './identity/bearer-tokens.route';
 import { sessionRoute } from './identity/session.route';
 import { memoryRoute } from './memory/memory.route';
 import { notificationsRoute } from './notifications/notifications.route';
+import { crewRoute } from './operations/crew.route';
 import { ffpRoute } from './ops/ffp.route';
 import { healthActor } from './ops/health.actor';
 import { healthRoute } from './ops/health.route';
@@ -81,6 +82,7 @@ export const routeModules: readonly RouteModule<Services>[] = [
   filesRoute,
   memoryRoute,
   workspacesRoute,
+  crewRoute,
 ];
 
 /** Collections whose indexes are ensured at boot. Add a domain's collection definitions here. */

@@ -6,6 +6,7 @@ import { identityOptionsFor } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { TokenService } from '../../actors/identity/token-service';
 import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
+import { createCrew } from '../../actors/operations/operations';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
 import { createVaultService } from '../../actors/vault/vault';
@@ -80,7 +81,11 @@ export function buildServices(
   s.toolRouter.resolvers.connector = s.connectors.tools;
   s.work = createWorkAborter({ sandbox: s.sandbox, egress: s.netEgress, connectors: s.connectors.pool });
   // The vault's cipher and credential checks (every node); sweep and panic listener (workers).
-  s.vault = createVaultService({ documents, system, secrets, logger, hostsActors }, options.vault);
+  // Its sweep of expired grants is a crew duty (below): it runs on the duty's active node only.
+  s.vault = createVaultService(
+    { documents, system, secrets, logger, hostsActors },
+    { ...options.vault, sweepIntervalMs: 0 },
+  );
   onClose(() => s.vault!.close());
   // Connector values under a previous master key move to the current one, as the vault's do.
   if (hostsActors) void s.connectors.startRekey({ documents, secrets });
@@ -99,5 +104,8 @@ export function buildServices(
   s.executions.undoers.register(memoryUndoer);
   for (const runner of [...studioRunners, ...(options.executions?.runners ?? [])])
     s.executions.runners.register(runner);
+  // The crew: started by `startRuntime` once the actor kinds are registered; leaves it first.
+  s.crew = createCrew(services, { hostsActors, vaultSweepIntervalMs: options.vault?.sweepIntervalMs });
+  onClose(() => s.crew!.stop());
   return Object.freeze(services);
 }

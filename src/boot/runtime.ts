@@ -116,6 +116,7 @@ export async function startRuntime(
     }
     await system.start();
     stack.push(() => system.stop());
+    services.crew.start();
 
     let http: HttpServerHandle | undefined;
     if (servesHttp) {

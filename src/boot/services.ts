@@ -5,6 +5,7 @@ import type { FileStore } from '../../actors/files/file-store';
 import type { IdentityOptions } from '../../actors/identity/identity-options';
 import type { TokenService } from '../../actors/identity/token-service';
 import type { MemoryApi } from '../../actors/memory/memory';
+import type { CrewService } from '../../actors/operations/crew.service';
 import type { StudioEnv } from '../../actors/studio/studio';
 import type { PrivateDatabases } from '../../actors/tools/db';
 import type { HttpEgress } from '../../actors/tools/net/http-egress';
@@ -69,4 +70,6 @@ export interface Services {
   readonly memory: MemoryApi;
   /** What the Studio's commands and chat need (tool listings, connectors). */
   readonly studio: StudioEnv;
+  /** This process in the crew: heartbeat, active/standby per feature, the background duties. */
+  readonly crew: CrewService;
 }
