@@ -49,11 +49,24 @@ export interface CrewDeps {
   readonly heartbeatMs: number;
   /** Runtime functions this process offers (`sandbox`, `http-egress`, `connectors`). */
   readonly runtime: readonly string[];
+  /**
+   * This node offers its duties to the crew (hosts actors). A node that does not (ROLE=api) still
+   * runs them from cron, never on a timer.
+   */
+  readonly offersDuties: boolean;
+  /** Deployments sharing a Redis stay apart (AMQP_PREFIX): keys are `crew:<cluster>:...`. */
+  readonly cluster: string;
 }
 
 const NODE_PREFIX = 'node:';
 const ASSIGN_PREFIX = 'assign:';
 const RUN_PREFIX = 'run:';
+/**
+ * A stored assignment outlives its nodes (so a feature whose every node died shows as uncovered)
+ * for an hour; the active node renews it every few minutes while it lives.
+ */
+const ASSIGN_TTL_MS = 60 * 60_000;
+const ASSIGN_RENEW_MS = 5 * 60_000;
 
 /**
  * This process's membership of the crew. On every heartbeat it writes its record into the cache
@@ -73,9 +86,10 @@ export class CrewService {
   private beating: Promise<CrewView> | undefined;
   private last: CrewView = { nodes: [], features: [], at: 0 };
   private stopped = false;
+  private renewedAt = 0;
 
   constructor(private readonly deps: CrewDeps) {
-    this.cache = deps.cache.namespace('crew:');
+    this.cache = deps.cache.namespace(`crew:${deps.cluster}:`);
   }
 
   get nodeId(): string {
@@ -96,8 +110,9 @@ export class CrewService {
     if (duty.intervalMs > 0) this.duties.set(duty.name, duty);
   }
 
+  /** The duties this node offers to the crew (none on a node that hosts no actors). */
   dutyNames(): string[] {
-    return [...this.duties.keys()].sort();
+    return this.deps.offersDuties ? [...this.duties.keys()].sort() : [];
   }
 
   /** Starts beating and the duty timers. */
@@ -118,7 +133,7 @@ export class CrewService {
       this.beat().catch((err: unknown) => this.deps.logger.warn({ err }, 'crew: heartbeat failed'));
     }, this.deps.heartbeatMs);
     this.heartbeat.unref();
-    for (const duty of this.duties.values()) {
+    for (const duty of this.deps.offersDuties ? this.duties.values() : []) {
       const timer = setInterval(() => void this.tick(duty), duty.intervalMs);
       timer.unref();
       this.timers.push(timer);
@@ -171,7 +186,14 @@ export class CrewService {
       const me = this.record();
       await this.cache.set(NODE_PREFIX + me.nodeId, JSON.stringify(me), { ttlMs: this.leaseMs });
       void this.deps.system.broadcast(CREW_HEARTBEAT_BROADCAST, me).catch(() => undefined);
-      return this.refresh(true);
+      const view = await this.refresh(true);
+      if (me.beatAt - this.renewedAt >= ASSIGN_RENEW_MS) {
+        this.renewedAt = me.beatAt;
+        for (const f of view.features) {
+          if (f.active === me.nodeId) await this.cache.expire(ASSIGN_PREFIX + f.featureSlug, ASSIGN_TTL_MS);
+        }
+      }
+      return view;
     })().finally(() => {
       this.beating = undefined;
     }));
@@ -193,7 +215,9 @@ export class CrewService {
           standby: crew.standby,
           lastFailover: stored?.lastFailover,
         };
-        void this.cache.set(ASSIGN_PREFIX + slug, JSON.stringify(next)).catch(() => undefined);
+        void this.cache
+          .set(ASSIGN_PREFIX + slug, JSON.stringify(next), { ttlMs: ASSIGN_TTL_MS })
+          .catch(() => undefined);
       }
       return crew;
     });
@@ -228,7 +252,7 @@ export class CrewService {
     if (!next) {
       throw new AppError('CONFLICT', `Feature ${slug} has no live standby to promote`, { featureSlug: slug });
     }
-    await this.cache.set(ASSIGN_PREFIX + slug, JSON.stringify(next));
+    await this.cache.set(ASSIGN_PREFIX + slug, JSON.stringify(next), { ttlMs: ASSIGN_TTL_MS });
     await this.deps.system.broadcast(CREW_CHANGED_BROADCAST, { featureSlug: slug }).catch(() => undefined);
     const after = (await this.refresh()).features.find((f) => f.featureSlug === slug)!;
     this.deps.logger.info(
@@ -250,7 +274,7 @@ export class CrewService {
     for (const f of view.features) {
       if (!had.has(f.featureSlug)) {
         const a: Assignment = { active: f.active, standby: f.standby, lastFailover: f.lastFailover };
-        await this.cache.set(ASSIGN_PREFIX + f.featureSlug, JSON.stringify(a));
+        await this.cache.set(ASSIGN_PREFIX + f.featureSlug, JSON.stringify(a), { ttlMs: ASSIGN_TTL_MS });
       }
     }
     return { assigned, alreadyAssigned };

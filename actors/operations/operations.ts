@@ -16,7 +16,7 @@ export function createCrew(
     Services,
     'config' | 'system' | 'cache' | 'logger' | 'executions' | 'vault' | 'sandbox' | 'netEgress'
   >,
-  options: { hostsActors: boolean; vaultSweepIntervalMs?: number },
+  options: { hostsActors: boolean; vaultSweepIntervalMs?: number; duties?: readonly Duty[] },
 ): CrewService {
   const { config, system, cache, logger, executions, vault } = services;
   const runtime = options.hostsActors
@@ -29,21 +29,23 @@ export function createCrew(
     role: config.ROLE,
     heartbeatMs: config.CREW_HEARTBEAT_MS,
     runtime,
+    cluster: config.AMQP_PREFIX,
+    offersDuties: options.hostsActors,
   });
-  if (options.hostsActors) {
-    const duties: Duty[] = [
-      {
-        name: 'execution-lease-sweeper',
-        intervalMs: executions.sweepIntervalMs,
-        run: () => executions.sweeper.sweep(),
-      },
-      {
-        name: 'vault-grant-expiry',
-        intervalMs: options.vaultSweepIntervalMs ?? VAULT_SWEEP_INTERVAL_MS,
-        run: () => vault.sweep(),
-      },
-    ];
-    for (const duty of duties) crew.addDuty(duty);
-  }
+  // Every node can run the duties from cron (they need only the stores); only nodes hosting
+  // actors offer them to the crew, to run on their timers when active.
+  const duties: Duty[] = [
+    {
+      name: 'execution-lease-sweeper',
+      intervalMs: executions.sweepIntervalMs,
+      run: () => executions.sweeper.sweep(),
+    },
+    {
+      name: 'vault-grant-expiry',
+      intervalMs: options.vaultSweepIntervalMs ?? VAULT_SWEEP_INTERVAL_MS,
+      run: () => vault.sweep(),
+    },
+  ];
+  for (const duty of [...duties, ...(options.duties ?? [])]) crew.addDuty(duty);
   return crew;
 }

@@ -105,7 +105,11 @@ export function buildServices(
   for (const runner of [...studioRunners, ...(options.executions?.runners ?? [])])
     s.executions.runners.register(runner);
   // The crew: started by `startRuntime` once the actor kinds are registered; leaves it first.
-  s.crew = createCrew(services, { hostsActors, vaultSweepIntervalMs: options.vault?.sweepIntervalMs });
+  s.crew = createCrew(services, {
+    hostsActors,
+    vaultSweepIntervalMs: options.vault?.sweepIntervalMs,
+    duties: options.crew?.duties,
+  });
   onClose(() => s.crew!.stop());
   return Object.freeze(services);
 }

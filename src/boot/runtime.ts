@@ -1,6 +1,7 @@
 import type { ConnectorsOptions } from '../../actors/connectors/connectors';
 import type { AnyStepRunner } from '../../actors/executions/step-runners';
 import type { IdentityOptions } from '../../actors/identity/identity-options';
+import type { Duty } from '../../actors/operations/operations';
 import type { PrivateDatabasesOptions } from '../../actors/tools/db';
 import type { ToolRouterOptions } from '../../actors/tools/router/tool-router';
 import { actorDefinitions, collectionDefinitions, routeModules } from '../../actors/registry';
@@ -49,6 +50,8 @@ export interface RuntimeOptions {
   vault?: VaultOptions;
   /** Executions: extra execution types this node runs (a test's or a benchmark's step runners). */
   executions?: { runners?: readonly AnyStepRunner[] };
+  /** The crew: extra background duties this node offers (a test's). */
+  crew?: { duties?: readonly Duty[] };
 }
 
 /**

@@ -35,6 +35,8 @@ function member(nodeId: string, duties: Duty[], kinds = ['execution']): CrewServ
     role: 'worker',
     heartbeatMs: 200,
     runtime: ['sandbox'],
+    cluster: 'test',
+    offersDuties: true,
   });
   for (const duty of duties) crew.addDuty(duty);
   crews.push(crew);
