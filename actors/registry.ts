@@ -18,6 +18,7 @@ import { sessionRoute } from './identity/session.route';
 import { memoryRoute } from './memory/memory.route';
 import { notificationsRoute } from './notifications/notifications.route';
 import { crewRoute } from './operations/crew.route';
+import { metricsRoute } from './operations/metrics.route';
 import { ffpRoute } from './ops/ffp.route';
 import { healthActor } from './ops/health.actor';
 import { healthRoute } from './ops/health.route';
@@ -60,6 +61,8 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
  * tries routes in order, so the hottest paths (the tool router, health) come first.
  */
 export const routeModules: readonly RouteModule<Services>[] = [
+  // First: its layer times every request the routes below take (actors/operations/metrics.ts).
+  metricsRoute,
   mcpRoute,
   healthRoute,
   probesRoute,

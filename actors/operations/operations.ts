@@ -1,5 +1,8 @@
 import type { Services } from '../../src/boot/services';
+import { executionsCollection } from '../executions/executions.collection';
+import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
 import { CrewService, type Duty } from './crew.service';
+import { ServiceMetrics } from './metrics';
 
 export { CrewService, type Duty, type DutyRun, type CrewView } from './crew.service';
 
@@ -48,4 +51,38 @@ export function createCrew(
   ];
   for (const duty of [...duties, ...(options.duties ?? [])]) crew.addDuty(duty);
   return crew;
+}
+
+/** How long the executions' counts per status are reused between scrapes, ms. */
+const EXECUTION_COUNTS_TTL_MS = 5000;
+const PLATFORM_PREFIX = 'platform.';
+
+/** The process's metrics over its services (actors/operations/metrics.ts). */
+export function createMetrics(
+  services: Pick<Services, 'system' | 'sandbox' | 'documents' | 'toolRouter'>,
+): ServiceMetrics {
+  const { system, sandbox, documents, toolRouter } = services;
+  let counts: { at: number; value: Promise<Record<string, number>> } | undefined;
+  const countExecutions = async () => {
+    const repo = documents.repository(executionsCollection);
+    const values = await Promise.all(EXECUTION_STATUSES.map((status) => repo.count({ status })));
+    return Object.fromEntries(EXECUTION_STATUSES.map((status, i) => [status, values[i]]));
+  };
+  return new ServiceMetrics({
+    actors: () => system.status(),
+    ...(sandbox ? { sandbox: () => sandbox.stats() } : {}),
+    executionsByStatus: () => {
+      const now = Date.now();
+      if (!counts || now - counts.at > EXECUTION_COUNTS_TTL_MS) {
+        const value = countExecutions();
+        counts = { at: now, value };
+        value.catch(() => (counts = undefined));
+      }
+      return counts.value;
+    },
+    // Built-in tools are recorded as `platform.<name>`; the registry knows them by bare name.
+    isRegisteredTool: (name) =>
+      name.startsWith(PLATFORM_PREFIX) &&
+      toolRouter.registry.get(name.slice(PLATFORM_PREFIX.length)) !== undefined,
+  });
 }

@@ -6,7 +6,7 @@ import { identityOptionsFor } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { TokenService } from '../../actors/identity/token-service';
 import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
-import { createCrew } from '../../actors/operations/operations';
+import { createCrew, createMetrics } from '../../actors/operations/operations';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
 import { createVaultService } from '../../actors/vault/vault';
@@ -104,6 +104,9 @@ export function buildServices(
   s.executions.undoers.register(memoryUndoer);
   for (const runner of [...studioRunners, ...(options.executions?.runners ?? [])])
     s.executions.runners.register(runner);
+  // Metrics: HTTP requests (metrics.route.ts), tool calls (route records), gauges read at scrape.
+  s.metrics = createMetrics(services);
+  s.toolRouter.recorder.observers.push((r) => s.metrics!.observeTool(r.tool, r.status, r.durationMs));
   // The crew: started by `startRuntime` once the actor kinds are registered; leaves it first.
   s.crew = createCrew(services, {
     hostsActors,

@@ -108,6 +108,8 @@ export const EnvSchema = z.object({
           .filter(Boolean),
       ),
     ),
+  /** When set, `GET /metrics` (Prometheus) needs it as bearer token; unset, it is open. */
+  METRICS_TOKEN: optionalSecret,
   /** How often each process announces itself to the crew, ms; its record lapses after 3 beats. */
   CREW_HEARTBEAT_MS: int(200, 60_000, 2000),
   /**
