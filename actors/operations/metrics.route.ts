@@ -1,8 +1,8 @@
 import type { Request, Response, NextFunction } from 'express';
 import { errors } from '../../schemas/errors';
 import type { RouteModule } from '../../src/http/app.types';
-import type { Histogram } from 'prom-client';
 import { isOpsAdmin } from '../ops/health-view';
+import type { HotHistogram, HotSeries } from './hot-histogram';
 import type { ServiceMetrics } from './metrics';
 import { createOpsAuth, type OpsAuthServices } from './ops-auth';
 
@@ -14,39 +14,25 @@ export interface MetricsRouteServices extends OpsAuthServices {
   readonly sandbox?: { stats(): { threads: number; inFlight: number; queued: number } };
 }
 
-/** Latency percentiles (ms, upper bound of the bucket that holds them) per label set of a histogram. */
-async function percentiles(histogram: Histogram<string>, key: (labels: Record<string, unknown>) => string) {
-  const { values } = await histogram.get();
-  const byKey = new Map<string, { buckets: Array<[number, number]>; count: number }>();
-  for (const v of values) {
-    if (v.metricName?.endsWith('_bucket') !== true) continue;
-    const { le, ...labels } = v.labels as Record<string, unknown>;
-    const k = key(labels);
-    const entry = byKey.get(k) ?? { buckets: [], count: 0 };
-    const bound = le === '+Inf' ? Infinity : Number(le);
-    entry.buckets.push([bound, v.value]);
-    if (bound === Infinity) entry.count += v.value;
-    byKey.set(k, entry);
+/** Latency percentiles (ms: the upper bound of the bucket that holds them) per key of the series. */
+function percentiles(histogram: HotHistogram, key: (labels: readonly string[]) => string) {
+  const groups = new Map<string, HotSeries[]>();
+  for (const series of histogram.series) {
+    const k = key(series.labels);
+    groups.set(k, [...(groups.get(k) ?? []), series]);
   }
+  const ms = (seconds: number | null) => (seconds === null ? null : Math.round(seconds * 100_000) / 100);
   const out: Record<
     string,
     { count: number; p50Ms: number | null; p95Ms: number | null; p99Ms: number | null }
   > = {};
-  for (const [k, { buckets }] of byKey) {
-    // Label sets that differ only by status are merged: sum the cumulative counts per bound.
-    const merged = new Map<number, number>();
-    for (const [bound, n] of buckets) merged.set(bound, (merged.get(bound) ?? 0) + n);
-    const sorted = [...merged].sort((a, b) => a[0] - b[0]);
-    const total = sorted.at(-1)?.[1] ?? 0;
-    const at = (q: number) => {
-      const found = sorted.find(([, n]) => n >= q * total);
-      return !found || total === 0
-        ? null
-        : found[0] === Infinity
-          ? null
-          : Math.round(found[0] * 1000 * 100) / 100;
+  for (const [k, series] of groups) {
+    out[k] = {
+      count: series.reduce((n, s) => n + s.count, 0),
+      p50Ms: ms(histogram.quantile(series, 0.5)),
+      p95Ms: ms(histogram.quantile(series, 0.95)),
+      p99Ms: ms(histogram.quantile(series, 0.99)),
     };
-    out[k] = { count: total, p50Ms: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99) };
   }
   return out;
 }
@@ -73,7 +59,7 @@ export const metricsRoute: RouteModule<MetricsRouteServices> = (router, deps) =>
     if (token && !isOpsAdmin(req.headers.authorization, token)) {
       throw errors.unauthorized('GET /metrics needs METRICS_TOKEN as bearer token');
     }
-    const text = await metrics.registry.metrics();
+    const text = await metrics.render();
     res.set('Content-Type', metrics.registry.contentType).send(text);
   });
 
@@ -116,8 +102,8 @@ export const metricsRoute: RouteModule<MetricsRouteServices> = (router, deps) =>
           actorsActive: system.actors,
           inFlight: system.inFlight,
         },
-        routes: await percentiles(metrics.httpDuration, (l) => `${String(l.method)} ${String(l.route)}`),
-        tools: await percentiles(metrics.toolDuration, (l) => String(l.tool)),
+        routes: percentiles(metrics.http, ([method, route]) => `${method} ${route}`),
+        tools: percentiles(metrics.tools, ([tool]) => tool),
         sandbox: services.sandbox?.stats() ?? null,
       },
       requiresAuthForDetails: false,

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
+import { HotHistogram, type HotSeries } from './hot-histogram';
 
 /**
  * The process's metrics (docs/operations.md, "Metrics"): Prometheus series in a registry of its
@@ -8,8 +9,8 @@ import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
  * last minute and hour that `GET /api/ops/metrics` summarises.
  *
  * The hot path (every HTTP request, every tool call) pays a timestamp, two nested map lookups for
- * the label set's children (created once per label set) and their increments: no label object,
- * no string built per request. Labels are bounded: the route's pattern (never the URL), the
+ * the label set's series (created once per label set) and a few increments in place: no label
+ * object, no string built per request (hot-histogram.ts; prom-client serves the rest). Labels are bounded: the route's pattern (never the URL), the
  * method, the status code; the tool's name only when it is a registered tool, else its family.
  */
 
@@ -28,11 +29,6 @@ export interface MetricsSources {
   executionsByStatus(): Promise<Record<string, number>>;
   /** Whether a tool name is a registered tool (others are labelled by family). */
   isRegisteredTool(name: string): boolean;
-}
-
-interface HttpChild {
-  count: { inc(): void };
-  duration: { observe(v: number): void };
 }
 
 /** Counts per minute over the last hour (60 slots, each stamped with its minute). */
@@ -68,44 +64,28 @@ export class ServiceMetrics {
   readonly serverErrors = new MinuteWindow();
   readonly toolCalls = new MinuteWindow();
   readonly toolErrors = new MinuteWindow();
-  private readonly httpCount: Counter<'method' | 'route' | 'status'>;
-  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
-  private readonly toolCount: Counter<'tool' | 'status'>;
-  readonly toolDuration: Histogram<'tool' | 'status'>;
-  private readonly httpChildren = new Map<string, Map<number, HttpChild>>();
-  private readonly toolChildren = new Map<string, Map<string, HttpChild>>();
+  readonly http = new HotHistogram(
+    'http_request_duration_seconds',
+    'http_requests_total',
+    'HTTP requests by method, route pattern and status code',
+    ['method', 'route', 'status'],
+    HTTP_BUCKETS,
+  );
+  readonly tools = new HotHistogram(
+    'tool_call_duration_seconds',
+    'tool_calls_total',
+    'Tool calls run on this node by tool and outcome',
+    ['tool', 'status'],
+    TOOL_BUCKETS,
+  );
+  private readonly httpSeries = new Map<string, Map<number, HotSeries>>();
+  private readonly toolSeries = new Map<string, Map<string, HotSeries>>();
   /** Bound once: the `finish` listener of every response (no closure per request). */
   readonly onFinish: (this: Response) => void;
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.httpCount = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests by method, route pattern and status code',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
-    this.httpDuration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP request latency by method, route pattern and status code',
-      labelNames: ['method', 'route', 'status'],
-      buckets: HTTP_BUCKETS,
-      registers,
-    });
-    this.toolCount = new Counter({
-      name: 'tool_calls_total',
-      help: 'Tool calls run on this node by tool and outcome',
-      labelNames: ['tool', 'status'],
-      registers,
-    });
-    this.toolDuration = new Histogram({
-      name: 'tool_call_duration_seconds',
-      help: 'Tool call latency on this node by tool and outcome',
-      labelNames: ['tool', 'status'],
-      buckets: TOOL_BUCKETS,
-      registers,
-    });
     const actorGauge = (
       name: string,
       help: string,
@@ -187,17 +167,12 @@ export class ServiceMetrics {
     const route = (req.route as { path?: unknown } | undefined)?.path;
     const routeLabel = typeof route === 'string' ? route : 'unmatched';
     const method = METHODS.has(req.method) ? req.method : 'OTHER';
-    let byStatus = this.httpChildren.get(routeLabel);
-    if (!byStatus) this.httpChildren.set(routeLabel, (byStatus = new Map()));
+    let byStatus = this.httpSeries.get(routeLabel);
+    if (!byStatus) this.httpSeries.set(routeLabel, (byStatus = new Map()));
     const key = status * 8 + methodIndex(method);
-    let child = byStatus.get(key);
-    if (!child) {
-      const labels = { method, route: routeLabel, status: String(status) };
-      child = { count: this.httpCount.labels(labels), duration: this.httpDuration.labels(labels) };
-      byStatus.set(key, child);
-    }
-    child.count.inc();
-    child.duration.observe(ms / 1000);
+    let series = byStatus.get(key);
+    if (!series) byStatus.set(key, (series = this.http.create([method, routeLabel, String(status)])));
+    this.http.observe(series, ms / 1000);
     const now = Date.now();
     this.requests.add(now);
     if (status >= 500) this.serverErrors.add(now);
@@ -206,19 +181,20 @@ export class ServiceMetrics {
   /** One tool call run on this node (its route record: tool, `ok`/`error`, duration in ms). */
   observeTool(tool: string, status: string, ms: number): void {
     const label = this.sources.isRegisteredTool(tool) ? tool : toolFamily(tool);
-    let byStatus = this.toolChildren.get(label);
-    if (!byStatus) this.toolChildren.set(label, (byStatus = new Map()));
-    let child = byStatus.get(status);
-    if (!child) {
-      const labels = { tool: label, status: status === 'ok' ? 'ok' : 'error' };
-      child = { count: this.toolCount.labels(labels), duration: this.toolDuration.labels(labels) };
-      byStatus.set(status, child);
-    }
-    child.count.inc();
-    child.duration.observe(ms / 1000);
+    let byStatus = this.toolSeries.get(label);
+    if (!byStatus) this.toolSeries.set(label, (byStatus = new Map()));
+    let series = byStatus.get(status);
+    if (!series)
+      byStatus.set(status, (series = this.tools.create([label, status === 'ok' ? 'ok' : 'error'])));
+    this.tools.observe(series, ms / 1000);
     const now = Date.now();
     this.toolCalls.add(now);
     if (status !== 'ok') this.toolErrors.add(now);
+  }
+
+  /** The whole scrape: the registry's series (process, gauges) and the hot path's. */
+  async render(): Promise<string> {
+    return `${await this.registry.metrics()}${this.http.render()}${this.tools.render()}`;
   }
 
   executionsByStatus(): Promise<Record<string, number>> {

@@ -85,7 +85,7 @@ describe('GET /metrics', () => {
     ).toBe(1);
     expect(text).toMatch(/^tool_calls_total\{tool="platform\.mem_get",status="ok"\} 1$/m);
     expect(text).toMatch(
-      /^tool_call_duration_seconds_bucket\{le="\+Inf",tool="platform\.mem_get",status="ok"\} 1$/m,
+      /^tool_call_duration_seconds_bucket\{tool="platform\.mem_get",status="ok",le="\+Inf"\} 1$/m,
     );
     // Gauges read at scrape time, and the default process metrics.
     for (const status of ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED']) {
