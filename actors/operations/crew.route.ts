@@ -74,9 +74,8 @@ export const crewRoute: RouteModule<CrewRouteServices> = (router, deps) => {
   });
 
   router.post('/api/ops/crew/bootstrap', auth.requireAdmin, async (_req, res) => {
-    // Queues, indexes and catalogs are declared at every boot (idempotent); what is left is the crew.
-    const result = await crew.assignAll();
-    res.json({ success: true, result: { crews: result } });
+    // Queues and exchanges are declared by every process at boot (idempotent); indexes again here.
+    res.json({ success: true, result: await crew.bootstrap() });
   });
 
   router.post('/api/ops/crew/failover', auth.requireAdmin, async (req, res) => {

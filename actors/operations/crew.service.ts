@@ -54,6 +54,10 @@ export interface CrewDeps {
    * runs them from cron, never on a timer.
    */
   readonly offersDuties: boolean;
+  /** Declares the indexes of every collection (bootstrap); resolves what it created and found. */
+  readonly declareIndexes?: () => Promise<
+    Array<{ collection: string; created: string[]; unchanged: string[] }>
+  >;
   /** Deployments sharing a Redis stay apart (AMQP_PREFIX): keys are `crew:<cluster>:...`. */
   readonly cluster: string;
 }
@@ -262,7 +266,21 @@ export class CrewService {
     return { before, after };
   }
 
-  /** Stores the crew of every feature now (bootstrap): what was assigned and what already was. */
+  /**
+   * Bootstrap: declares the indexes of every collection again (idempotent) and stores the crew of
+   * every feature; says what it created and what was already there.
+   */
+  async bootstrap(): Promise<{
+    indexes: { created: string[]; alreadyThere: number };
+    crews: { assigned: string[]; alreadyAssigned: string[] };
+  }> {
+    const reports = this.deps.declareIndexes ? await this.deps.declareIndexes() : [];
+    const created = reports.flatMap((r) => r.created.map((name) => `${r.collection}.${name}`));
+    const alreadyThere = reports.reduce((n, r) => n + r.unchanged.length, 0);
+    return { indexes: { created, alreadyThere }, crews: await this.assignAll() };
+  }
+
+  /** Stores the crew of every feature now: what was assigned and what already was. */
   async assignAll(): Promise<{ assigned: string[]; alreadyAssigned: string[] }> {
     const before = await this.cache.list(ASSIGN_PREFIX);
     const view = await this.beat();

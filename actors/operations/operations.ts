@@ -1,6 +1,7 @@
 import type { Services } from '../../src/boot/services';
 import { executionsCollection } from '../executions/executions.collection';
 import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
+import type { CollectionDefinition } from '../../src/store/mongo';
 import { CrewService, type Duty } from './crew.service';
 import { ServiceMetrics } from './metrics';
 
@@ -17,9 +18,15 @@ const VAULT_SWEEP_INTERVAL_MS = 30_000;
 export function createCrew(
   services: Pick<
     Services,
-    'config' | 'system' | 'cache' | 'logger' | 'executions' | 'vault' | 'sandbox' | 'netEgress'
+    'config' | 'system' | 'cache' | 'logger' | 'documents' | 'executions' | 'vault' | 'sandbox' | 'netEgress'
   >,
-  options: { hostsActors: boolean; vaultSweepIntervalMs?: number; duties?: readonly Duty[] },
+  options: {
+    hostsActors: boolean;
+    vaultSweepIntervalMs?: number;
+    duties?: readonly Duty[];
+    /** Every collection definition, for bootstrap's index declaration. */
+    collections?: readonly CollectionDefinition[];
+  },
 ): CrewService {
   const { config, system, cache, logger, executions, vault } = services;
   const runtime = options.hostsActors
@@ -34,6 +41,7 @@ export function createCrew(
     runtime,
     cluster: config.AMQP_PREFIX,
     offersDuties: options.hostsActors,
+    declareIndexes: () => services.documents.ensureIndexes(options.collections ?? []),
   });
   // Every node can run the duties from cron (they need only the stores); only nodes hosting
   // actors offer them to the crew, to run on their timers when active.

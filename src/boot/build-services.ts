@@ -6,6 +6,7 @@ import { identityOptionsFor } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
 import { TokenService } from '../../actors/identity/token-service';
 import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
+import { collectionDefinitions } from '../../actors/collections';
 import { createCrew, createMetrics } from '../../actors/operations/operations';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
@@ -112,6 +113,7 @@ export function buildServices(
     hostsActors,
     vaultSweepIntervalMs: options.vault?.sweepIntervalMs,
     duties: options.crew?.duties,
+    collections: collectionDefinitions,
   });
   onClose(() => s.crew!.stop());
   return Object.freeze(services);

@@ -121,6 +121,12 @@ describe('ops-admin routes', () => {
     const second = await request(url).post('/api/ops/crew/bootstrap').set(bearer(ADMIN_TOKEN));
     const all = [...first.body.result.crews.assigned, ...first.body.result.crews.alreadyAssigned].sort();
     expect(second.body.result.crews).toEqual({ assigned: [], alreadyAssigned: all });
+    // The indexes were declared at boot: bootstrap finds them all in place.
+    expect(first.body.result.indexes.created).toEqual([]);
+    expect(first.body.result.indexes.alreadyThere).toBeGreaterThan(10);
+    await runtime.documents.db.collection('executions').dropIndex('lease_until');
+    const third = await request(url).post('/api/ops/crew/bootstrap').set(bearer(ADMIN_TOKEN));
+    expect(third.body.result.indexes.created).toEqual(['executions.lease_until']);
   });
 
   it('failover: 400 without featureSlug, 404 for an unknown feature, 409 without a live standby', async () => {
