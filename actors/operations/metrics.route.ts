@@ -9,7 +9,10 @@ import { createOpsAuth, type OpsAuthServices } from './ops-auth';
 /** What the metrics routes read from the process's services. */
 export interface MetricsRouteServices extends OpsAuthServices {
   readonly metrics: ServiceMetrics;
-  readonly config: OpsAuthServices['config'] & { readonly METRICS_TOKEN?: string };
+  readonly config: OpsAuthServices['config'] & {
+    readonly METRICS: 'on' | 'off';
+    readonly METRICS_TOKEN?: string;
+  };
   readonly system: { status(): { nodeId: string; kinds: string[]; actors: number; inFlight: number } };
   readonly sandbox?: { stats(): { threads: number; inFlight: number; queued: number } };
 }
@@ -50,18 +53,20 @@ export const metricsRoute: RouteModule<MetricsRouteServices> = (router, deps) =>
   const auth = createOpsAuth(services, deps);
   const token = services.config.METRICS_TOKEN;
 
-  router.use((_req: Request, res: Response, next: NextFunction) => {
-    metrics.start(res);
-    next();
-  });
-
-  router.get('/metrics', async (req, res) => {
-    if (token && !isOpsAdmin(req.headers.authorization, token)) {
-      throw errors.unauthorized('GET /metrics needs METRICS_TOKEN as bearer token');
-    }
-    const text = await metrics.render();
-    res.set('Content-Type', metrics.registry.contentType).send(text);
-  });
+  const on = services.config.METRICS === 'on';
+  // METRICS=off: no layer, no scrape route (404 like any unknown path).
+  if (on) {
+    router.use((_req: Request, res: Response, next: NextFunction) => {
+      metrics.start(res);
+      next();
+    });
+    router.get('/metrics', async (req, res) => {
+      if (token && !isOpsAdmin(req.headers.authorization, token)) {
+        throw errors.unauthorized('GET /metrics needs METRICS_TOKEN as bearer token');
+      }
+      res.set('Content-Type', metrics.registry.contentType).send(await metrics.render());
+    });
+  }
 
   router.get('/api/ops/metrics', async (req, res) => {
     const admin = await auth.isAdmin(req, res);
@@ -86,7 +91,12 @@ export const metricsRoute: RouteModule<MetricsRouteServices> = (router, deps) =>
       },
       executions,
     };
-    const settings = { scope: 'this node', prometheus: '/metrics', metricsTokenRequired: !!token };
+    const settings = {
+      enabled: on,
+      scope: 'this node',
+      prometheus: on ? '/metrics' : null,
+      metricsTokenRequired: !!token,
+    };
     if (!admin) {
       res.json({ summary, settings, metrics: null, requiresAuthForDetails: true });
       return;

@@ -107,7 +107,9 @@ export function buildServices(
     s.executions.runners.register(runner);
   // Metrics: HTTP requests (metrics.route.ts), tool calls (route records), gauges read at scrape.
   s.metrics = createMetrics(services);
-  s.toolRouter.recorder.observers.push((r) => s.metrics!.observeTool(r.tool, r.status, r.durationMs));
+  if (config.METRICS === 'on') {
+    s.toolRouter.recorder.observers.push((r) => s.metrics!.observeTool(r.tool, r.status, r.durationMs));
+  }
   // The crew: started by `startRuntime` once the actor kinds are registered; leaves it first.
   s.crew = createCrew(services, {
     hostsActors,

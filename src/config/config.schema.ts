@@ -108,6 +108,8 @@ export const EnvSchema = z.object({
           .filter(Boolean),
       ),
     ),
+  /** `off`: no request or tool call is measured and `GET /metrics` answers 404 (benchmarks, opt-out). */
+  METRICS: z.enum(['on', 'off']).default('on'),
   /** When set, `GET /metrics` (Prometheus) needs it as bearer token; unset, it is open. */
   METRICS_TOKEN: optionalSecret,
   /** How often each process announces itself to the crew, ms; its record lapses after 3 beats. */

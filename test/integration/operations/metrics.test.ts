@@ -121,3 +121,22 @@ describe('GET /api/ops/metrics', () => {
     expect(admin.body.metrics.sandbox).toEqual({ threads: 0, inFlight: 0, queued: 0 });
   });
 });
+
+describe('METRICS=off', () => {
+  it('measures nothing: /metrics is 404 and the summary counts no request', async () => {
+    const offDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ars-metrics-off-'));
+    const off = await startRuntime(loadConfig({ DATA_DIR: offDir, PORT: '0', METRICS: 'off' }), silentLogger);
+    try {
+      const offUrl = off.http!.url;
+      expect((await request(offUrl).get('/metrics')).status).toBe(404);
+      await request(offUrl).get('/health');
+      const res = await request(offUrl).get('/api/ops/metrics');
+      expect(res.status).toBe(200);
+      expect(res.body.settings).toMatchObject({ enabled: false, prometheus: null });
+      expect(res.body.summary.requests).toEqual({ lastMinute: 0, lastHour: 0 });
+    } finally {
+      await off.stop(200);
+      fs.rmSync(offDir, { recursive: true, force: true });
+    }
+  });
+});
