@@ -43,6 +43,10 @@ export function createCrew(
     offersDuties: options.hostsActors,
     declareIndexes: () => services.documents.ensureIndexes(options.collections ?? []),
   });
+  if (config.AMQP_URL && cache.kind === 'memory') {
+    // The records live in the cache: without Redis no process sees another, each runs every duty.
+    logger.warn('crew: REDIS_URL is unset, so this process sees only itself in the crew and runs every duty');
+  }
   // Every node can run the duties from cron (they need only the stores); only nodes hosting
   // actors offer them to the crew, to run on their timers when active.
   const duties: Duty[] = [
