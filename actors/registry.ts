@@ -17,6 +17,8 @@ import { bearerTokensRoute } from './identity/bearer-tokens.route';
 import { sessionRoute } from './identity/session.route';
 import { memoryRoute } from './memory/memory.route';
 import { notificationsRoute } from './notifications/notifications.route';
+import { crewRoute } from './operations/crew.route';
+import { metricsRoute } from './operations/metrics.route';
 import { ffpRoute } from './ops/ffp.route';
 import { healthActor } from './ops/health.actor';
 import { healthRoute } from './ops/health.route';
@@ -65,6 +67,8 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
  * tries routes in order, so the hottest paths (the tool router, health) come first.
  */
 export const routeModules: readonly RouteModule<Services>[] = [
+  // First: its layer times every request the routes below take (actors/operations/metrics.ts).
+  metricsRoute,
   mcpRoute,
   healthRoute,
   probesRoute,
@@ -91,6 +95,7 @@ export const routeModules: readonly RouteModule<Services>[] = [
   filesRoute,
   memoryRoute,
   workspacesRoute,
+  crewRoute,
 ];
 
 /** Collections whose indexes are ensured at boot. Add a domain's collection definitions here. */

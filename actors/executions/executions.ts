@@ -20,8 +20,7 @@ export const executionsCollections = [
 /** The actors `execution`, `panic` and `notifications`, from the services. */
 export function executionsActors(services: Services): AnyActorDefinition[] {
   const svc = services.executions;
-  // Every node hosting the executions sweeps for orphaned steps (the conditional write keeps two
-  // sweepers from both acting on one execution).
-  svc.sweeper.start(svc.sweepIntervalMs);
+  // The sweep of orphaned steps is a crew duty (actors/operations/operations.ts): it runs on the
+  // duty's active node only; the conditional write still keeps two sweeps from both acting.
   return [executionActor(svc), panicActor(svc), notificationsActor(svc.notifications)];
 }

@@ -8,6 +8,8 @@ import { TokenService } from '../../actors/identity/token-service';
 import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
 import { skillUseRunner } from '../../actors/skills/skill-use.runner';
 import { createSkillsService } from '../../actors/skills/skills.service';
+import { collectionDefinitions } from '../../actors/collections';
+import { createCrew, createMetrics } from '../../actors/operations/operations';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
 import { createVaultService } from '../../actors/vault/vault';
@@ -82,7 +84,11 @@ export function buildServices(
   s.toolRouter.resolvers.connector = s.connectors.tools;
   s.work = createWorkAborter({ sandbox: s.sandbox, egress: s.netEgress, connectors: s.connectors.pool });
   // The vault's cipher and credential checks (every node); sweep and panic listener (workers).
-  s.vault = createVaultService({ documents, system, secrets, logger, hostsActors }, options.vault);
+  // Its sweep of expired grants is a crew duty (below): it runs on the duty's active node only.
+  s.vault = createVaultService(
+    { documents, system, secrets, logger, hostsActors },
+    { ...options.vault, sweepIntervalMs: 0 },
+  );
   onClose(() => s.vault!.close());
   // Connector values under a previous master key move to the current one, as the vault's do.
   if (hostsActors) void s.connectors.startRekey({ documents, secrets });
@@ -104,5 +110,18 @@ export function buildServices(
   s.executions.undoers.register(memoryUndoer);
   for (const runner of [...studioRunners, skillUseRunner, ...(options.executions?.runners ?? [])])
     s.executions.runners.register(runner);
+  // Metrics: HTTP requests (metrics.route.ts), tool calls (route records), gauges read at scrape.
+  s.metrics = createMetrics(services);
+  if (config.METRICS === 'on') {
+    s.toolRouter.recorder.observers.push((r) => s.metrics!.observeTool(r.tool, r.status, r.durationMs));
+  }
+  // The crew: started by `startRuntime` once the actor kinds are registered; leaves it first.
+  s.crew = createCrew(services, {
+    hostsActors,
+    vaultSweepIntervalMs: options.vault?.sweepIntervalMs,
+    duties: options.crew?.duties,
+    collections: collectionDefinitions,
+  });
+  onClose(() => s.crew!.stop());
   return Object.freeze(services);
 }

@@ -2,6 +2,7 @@ import type { ConnectorsOptions } from '../../actors/connectors/connectors';
 import type { AnyStepRunner } from '../../actors/executions/step-runners';
 import type { IdentityOptions } from '../../actors/identity/identity-options';
 import type { SkillsOptions } from '../../actors/skills/skills.service';
+import type { Duty } from '../../actors/operations/operations';
 import type { PrivateDatabasesOptions } from '../../actors/tools/db';
 import type { ToolRouterOptions } from '../../actors/tools/router/tool-router';
 import { actorDefinitions, collectionDefinitions, routeModules } from '../../actors/registry';
@@ -52,6 +53,8 @@ export interface RuntimeOptions {
   executions?: { runners?: readonly AnyStepRunner[] };
   /** The skill store: its seed catalog (actors/skills/skills.service.ts). */
   skills?: SkillsOptions;
+  /** The crew: extra background duties this node offers (a test's). */
+  crew?: { duties?: readonly Duty[] };
 }
 
 /**
@@ -121,6 +124,7 @@ export async function startRuntime(
     }
     await system.start();
     stack.push(() => system.stop());
+    services.crew.start();
 
     let http: HttpServerHandle | undefined;
     if (servesHttp) {

@@ -6,6 +6,8 @@ import type { IdentityOptions } from '../../actors/identity/identity-options';
 import type { TokenService } from '../../actors/identity/token-service';
 import type { MemoryApi } from '../../actors/memory/memory';
 import type { SkillsService } from '../../actors/skills/skills.service';
+import type { CrewService } from '../../actors/operations/crew.service';
+import type { ServiceMetrics } from '../../actors/operations/metrics';
 import type { StudioEnv } from '../../actors/studio/studio';
 import type { PrivateDatabases } from '../../actors/tools/db';
 import type { HttpEgress } from '../../actors/tools/net/http-egress';
@@ -72,4 +74,8 @@ export interface Services {
   readonly studio: StudioEnv;
   /** The skill store: catalog, installations, uses (SKILL_EXECUTION), skill tools, developer profiles. */
   readonly skills: SkillsService;
+  /** This process in the crew: heartbeat, active/standby per feature, the background duties. */
+  readonly crew: CrewService;
+  /** This process's metrics: Prometheus series (`GET /metrics`) and the last hour's counts. */
+  readonly metrics: ServiceMetrics;
 }

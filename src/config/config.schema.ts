@@ -98,6 +98,27 @@ export const EnvSchema = z.object({
   ADMIN_TOKEN: optionalSecret,
   CRON_SECRET: optionalSecret,
   /**
+   * Accounts with ops-admin rights (docs/operations.md), comma-separated emails, compared without
+   * case. `ADMIN_TOKEN` as a bearer token is the other way to be an ops admin.
+   */
+  ADMIN_EMAILS: z
+    .string()
+    .optional()
+    .transform((v): readonly string[] =>
+      Object.freeze(
+        (v ?? '')
+          .split(',')
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ),
+  /** `off`: no request or tool call is measured and `GET /metrics` answers 404 (benchmarks, opt-out). */
+  METRICS: z.enum(['on', 'off']).default('on'),
+  /** When set, `GET /metrics` (Prometheus) needs it as bearer token; unset, it is open. */
+  METRICS_TOKEN: optionalSecret,
+  /** How often each process announces itself to the crew, ms; its record lapses after 3 beats. */
+  CREW_HEARTBEAT_MS: int(200, 60_000, 2000),
+  /**
    * Master keys the vault was using before VAULT_MASTER_KEY (docs/vault.md, "Master key
    * rotation"): a comma-separated list, newest first, each 64 hex characters or base64. Values
    * sealed under one of them stay readable and are re-sealed under VAULT_MASTER_KEY.

@@ -65,6 +65,8 @@ export class RouteRecorder {
   private readonly statsIntervalMs: number;
   private statsWrittenAt = 0;
   private closed = false;
+  /** Told of every record as it is buffered (the process's metrics; src/boot/build-services.ts). */
+  readonly observers: Array<(input: RouteRecordInput) => void> = [];
 
   constructor(
     private readonly pages: Repository<RoutePageDocument>,
@@ -84,6 +86,7 @@ export class RouteRecorder {
    */
   record(input: RouteRecordInput, executed: boolean): void {
     if (this.closed) return;
+    for (const observe of this.observers) observe(input);
     this.buffer.push(input);
     if (executed) {
       for (const ownerKey of ownerKeysOf(input)) {

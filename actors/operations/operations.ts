@@ -1,0 +1,100 @@
+import type { Services } from '../../src/boot/services';
+import { executionsCollection } from '../executions/executions.collection';
+import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
+import type { CollectionDefinition } from '../../src/store/mongo';
+import { CrewService, type Duty } from './crew.service';
+import { ServiceMetrics } from './metrics';
+
+export { CrewService, type Duty, type DutyRun, type CrewView } from './crew.service';
+
+/** Default interval of the vault's sweep of expired grants, ms. */
+const VAULT_SWEEP_INTERVAL_MS = 30_000;
+
+/**
+ * This process's crew membership, with the background duties of the domains that have one. A
+ * duty runs only on its feature's active node (and from `POST /api/ops/crew/cron`); processes that
+ * host no actors (ROLE=api) offer none. Add a domain's duty here, one entry each.
+ */
+export function createCrew(
+  services: Pick<
+    Services,
+    'config' | 'system' | 'cache' | 'logger' | 'documents' | 'executions' | 'vault' | 'sandbox' | 'netEgress'
+  >,
+  options: {
+    hostsActors: boolean;
+    vaultSweepIntervalMs?: number;
+    duties?: readonly Duty[];
+    /** Every collection definition, for bootstrap's index declaration. */
+    collections?: readonly CollectionDefinition[];
+  },
+): CrewService {
+  const { config, system, cache, logger, executions, vault } = services;
+  const runtime = options.hostsActors
+    ? [...(services.sandbox ? ['sandbox'] : []), ...(services.netEgress ? ['http-egress'] : []), 'connectors']
+    : [];
+  const crew = new CrewService({
+    system,
+    cache,
+    logger: logger.child({ component: 'crew' }),
+    role: config.ROLE,
+    heartbeatMs: config.CREW_HEARTBEAT_MS,
+    runtime,
+    cluster: config.AMQP_PREFIX,
+    offersDuties: options.hostsActors,
+    declareIndexes: () => services.documents.ensureIndexes(options.collections ?? []),
+  });
+  if (config.AMQP_URL && cache.kind === 'memory') {
+    // The records live in the cache: without Redis no process sees another, each runs every duty.
+    logger.warn('crew: REDIS_URL is unset, so this process sees only itself in the crew and runs every duty');
+  }
+  // Every node can run the duties from cron (they need only the stores); only nodes hosting
+  // actors offer them to the crew, to run on their timers when active.
+  const duties: Duty[] = [
+    {
+      name: 'execution-lease-sweeper',
+      intervalMs: executions.sweepIntervalMs,
+      run: () => executions.sweeper.sweep(),
+    },
+    {
+      name: 'vault-grant-expiry',
+      intervalMs: options.vaultSweepIntervalMs ?? VAULT_SWEEP_INTERVAL_MS,
+      run: () => vault.sweep(),
+    },
+  ];
+  for (const duty of [...duties, ...(options.duties ?? [])]) crew.addDuty(duty);
+  return crew;
+}
+
+/** How long the executions' counts per status are reused between scrapes, ms. */
+const EXECUTION_COUNTS_TTL_MS = 5000;
+const PLATFORM_PREFIX = 'platform.';
+
+/** The process's metrics over its services (actors/operations/metrics.ts). */
+export function createMetrics(
+  services: Pick<Services, 'system' | 'sandbox' | 'documents' | 'toolRouter'>,
+): ServiceMetrics {
+  const { system, sandbox, documents, toolRouter } = services;
+  let counts: { at: number; value: Promise<Record<string, number>> } | undefined;
+  const countExecutions = async () => {
+    const repo = documents.repository(executionsCollection);
+    const values = await Promise.all(EXECUTION_STATUSES.map((status) => repo.count({ status })));
+    return Object.fromEntries(EXECUTION_STATUSES.map((status, i) => [status, values[i]]));
+  };
+  return new ServiceMetrics({
+    actors: () => system.status(),
+    ...(sandbox ? { sandbox: () => sandbox.stats() } : {}),
+    executionsByStatus: () => {
+      const now = Date.now();
+      if (!counts || now - counts.at > EXECUTION_COUNTS_TTL_MS) {
+        const value = countExecutions();
+        counts = { at: now, value };
+        value.catch(() => (counts = undefined));
+      }
+      return counts.value;
+    },
+    // Built-in tools are recorded as `platform.<name>`; the registry knows them by bare name.
+    isRegisteredTool: (name) =>
+      name.startsWith(PLATFORM_PREFIX) &&
+      toolRouter.registry.get(name.slice(PLATFORM_PREFIX.length)) !== undefined,
+  });
+}

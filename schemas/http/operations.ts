@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** A crew feature: `actor:<kind>`, `runtime:<function>` or `duty:<name>` (GET /api/ops/crew lists them). */
+export const FeatureSlugSchema = z
+  .string({ error: 'featureSlug is required' })
+  .regex(/^(actor|runtime|duty):[A-Za-z0-9_.-]{1,64}$/, {
+    message: 'featureSlug must look like actor:<kind>, runtime:<function> or duty:<name>',
+  });
+
+/** `POST /api/ops/crew/failover`. */
+export const CrewFailoverBodySchema = z.object({
+  featureSlug: FeatureSlugSchema,
+  reason: z.string().trim().min(1).max(500).default('manual failover'),
+});
+export type CrewFailoverBody = z.infer<typeof CrewFailoverBodySchema>;
