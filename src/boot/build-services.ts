@@ -1,3 +1,4 @@
+import { createAppsService } from '../../actors/apps/apps.service';
 import { createConnectorsService } from '../../actors/connectors/connectors';
 import { createExecutionsService } from '../../actors/executions/executions';
 import { FileStore } from '../../actors/files/file-store';
@@ -81,8 +82,14 @@ export function buildServices(
   onClose(() => s.connectors!.close());
   s.toolRouter.resolvers.connector = s.connectors.tools;
   s.work = createWorkAborter({ sandbox: s.sandbox, egress: s.netEgress, connectors: s.connectors.pool });
+  // The app store before the vault and the skill store: it answers the vault's app permission
+  // check and the apps of developer profiles; it reads `skills` only when called.
+  s.apps = createAppsService(services);
   // The vault's cipher and credential checks (every node); sweep and panic listener (workers).
-  s.vault = createVaultService({ documents, system, secrets, logger, hostsActors }, options.vault);
+  s.vault = createVaultService(
+    { documents, system, secrets, logger, hostsActors },
+    { ...options.vault, appPermissions: options.vault?.appPermissions ?? s.apps.permissions },
+  );
   onClose(() => s.vault!.close());
   // Connector values under a previous master key move to the current one, as the vault's do.
   if (hostsActors) void s.connectors.startRekey({ documents, secrets });
@@ -97,7 +104,10 @@ export function buildServices(
   s.filesApi = new FilesApi(services);
   s.memory = new MemoryApi(services);
   s.studio = createStudioEnv(services);
-  s.skills = createSkillsService(services, options.skills);
+  s.skills = createSkillsService(services, {
+    ...options.skills,
+    apps: options.skills?.apps ?? s.apps.catalog,
+  });
   // Installed skills' capabilities are tools `platform.skill.<slug>.<capability>` (docs/skills.md).
   s.toolRouter.resolvers.skill = s.skills.tools;
   // Effects and execution types of the domains that record their work as executions.

@@ -1,3 +1,4 @@
+import type { AppsService } from '../../actors/apps/apps.service';
 import type { ConnectorsService } from '../../actors/connectors/connectors';
 import type { ExecutionsService } from '../../actors/executions/executions';
 import type { FilesApi } from '../../actors/files/files-api.service';
@@ -72,4 +73,6 @@ export interface Services {
   readonly studio: StudioEnv;
   /** The skill store: catalog, installations, uses (SKILL_EXECUTION), skill tools, developer profiles. */
   readonly skills: SkillsService;
+  /** The app store: catalog with kept versions, installations and readiness, the vault's app check. */
+  readonly apps: AppsService;
 }
