@@ -5,7 +5,7 @@ import type { AppDocument } from '../../schemas/documents/app';
 import type { DeveloperDocument } from '../../schemas/documents/skill';
 import { errors } from '../../schemas/errors';
 import type { ListAppsQuery, PublishAppBody } from '../../schemas/http/apps';
-import type { Repository } from '../../src/store/mongo';
+import { mapMongoError, type Repository } from '../../src/store/mongo';
 import { capabilityRequired, planHas } from '../identity/plans';
 import type { DeveloperAppsSource } from '../skills/developer-profiles';
 import { appSummary, appView, compareVersions, latestOf, type AppSummary, type AppView } from './app-views';
@@ -178,7 +178,10 @@ export class AppCatalog implements DeveloperAppsSource {
           { $group: { _id: '$category', count: { $sum: 1 } } },
           { $sort: { _id: 1 } },
         ])
-        .toArray(),
+        .toArray()
+        .catch((err: unknown) => {
+          throw mapMongoError(err, { collection: apps.name, op: 'aggregate' });
+        }),
     ]);
     return {
       apps: docs.map(appSummary),

@@ -11,6 +11,8 @@ const KEY_PREFIX =
 /** A long run of key-like characters with letters and digits mixed: a token, not prose or a URL. */
 function looksRandom(value: string): boolean {
   if (value.length < 24 || !/^[A-Za-z0-9_\-+/=]+$/.test(value)) return false;
+  // A UUID is an identifier, not a credential.
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(value)).length;
   return classes >= 2 && /[0-9]/.test(value);
 }
