@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   SKILL_REQUIRED: { status: 400, retryable: false },
   /** An app's installation needs permissions approved (docs/apps.md). */
   PERMISSION_REQUIRED: { status: 400, retryable: false },
+  /** An installed app cannot open: a requirement went missing since install (docs/apps.md). */
+  APP_NOT_READY: { status: 409, retryable: false },
   /** The Idempotency-Key was first used for another request (method, path or body differ). */
   IDEMPOTENCY_KEY_REUSED: { status: 409, retryable: false },
   /** The first request with this Idempotency-Key is still running: retry after a moment. */

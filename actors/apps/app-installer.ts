@@ -175,6 +175,29 @@ export class AppInstaller {
     return { removed: true, app: appView(app), installation: installationView(updated) };
   }
 
+  /**
+   * `POST /api/apps/{slug}/open`: readiness re-run now; 404 not installed, 409 disabled, 409
+   * APP_NOT_READY with what is missing (a secret unassigned, a skill removed, an approval
+   * withdrawn since install), 409 when the version has no URL for the target.
+   */
+  async open(accountId: string, slug: string, target: 'web' | 'android' | 'ios') {
+    const { app, installation } = await this.installed(accountId, slug);
+    if (installation.status === 'disabled')
+      throw errors.conflict(`App ${slug} is disabled`, { status: 'disabled' });
+    const r = await this.deps.readiness.of(accountId, app, installation);
+    if (!r.ready) {
+      const { missingSecrets, missingSkills, missingPermissions } = r;
+      throw new AppError('APP_NOT_READY', `App ${slug} is not ready to open`, {
+        missingSecrets,
+        missingSkills,
+        missingPermissions,
+      });
+    }
+    const url = r.targets.find((t) => t.target === target)?.url;
+    if (!url) throw errors.conflict(`App ${slug} has no ${target} distribution`, { target });
+    return { app: appView(app), installation: installationView(installation), openUrl: url, target };
+  }
+
   /** `GET /api/apps/updates`: live installations behind their app's latest version. */
   async updates(accountId: string) {
     const docs = await this.deps.installations.find({ accountId, status: { $ne: 'removed' } }, { limit: 0 });

@@ -1,6 +1,7 @@
 import {
   AppSlugParamsSchema,
   InstallAppBodySchema,
+  OpenAppBodySchema,
   PatchInstallationBodySchema,
 } from '../../schemas/http/apps';
 import type { RouteModule } from '../../src/http/app.types';
@@ -55,6 +56,13 @@ export const appInstallationsRoute: RouteModule<AppsRouteServices> = (router, de
     const caller = requireAccount(res, WHO);
     const { slug } = parseParams(AppSlugParamsSchema, req);
     res.json(await appsOf(deps).installer.uninstall(caller.accountId, slug));
+  });
+
+  router.post('/api/apps/:slug/open', deps.requireAuth, async (req, res) => {
+    const caller = requireAccount(res, WHO);
+    const { slug } = parseParams(AppSlugParamsSchema, req);
+    const { target } = parseBody(OpenAppBodySchema, req);
+    res.json(await appsOf(deps).installer.open(caller.accountId, slug, target));
   });
 
   router.post('/api/apps/:slug/rollback', deps.requireAuth, async (req, res) => {

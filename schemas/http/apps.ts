@@ -39,6 +39,10 @@ export const InstallAppBodySchema = z.strictObject({
 });
 export type InstallAppBody = z.infer<typeof InstallAppBodySchema>;
 
+export const OpenAppBodySchema = z.strictObject({
+  target: z.enum(['web', 'android', 'ios']).default('web'),
+});
+
 export const PatchInstallationBodySchema = z
   .strictObject({
     favorite: z.boolean().optional(),

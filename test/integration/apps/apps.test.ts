@@ -229,6 +229,33 @@ describe('readiness, install, updates, rollback and the vault', () => {
     expect((await access()).status).toBe(200);
   });
 
+  it('open re-runs readiness: typed failures for not installed, disabled and stale', async () => {
+    const open = (who: Account, body: Record<string, unknown> = {}) =>
+      h.api.post(`/api/apps/${slug}/open`, who.auth, body);
+    const opened = await open(user);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({
+      app: { slug },
+      installation: { status: 'active' },
+      openUrl: 'https://apps.example.com/ledger',
+      target: 'web',
+    });
+    expect((await open(owner)).status).toBe(404);
+    expect((await open(user, { target: 'android' })).status).toBe(409);
+    expect((await open(user, { target: 'desktop' })).status).toBe(400);
+    await h.api.patch(`/api/apps/${slug}/installation`, user.auth, { permissionsApproved: ['files:read'] });
+    const stale = await open(user);
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ code: 'APP_NOT_READY', missingPermissions: ['secrets:STRIPE_KEY'] });
+    await h.api.patch(`/api/apps/${slug}/installation`, user.auth, { status: 'disabled' });
+    expect((await open(user)).body).toMatchObject({ code: 'CONFLICT', status: 'disabled' });
+    await h.api.patch(`/api/apps/${slug}/installation`, user.auth, {
+      status: 'active',
+      permissionsApproved: ALL_PERMISSIONS,
+    });
+    expect((await open(user)).status).toBe(200);
+  });
+
   it('a secret the manifest does not require is refused even when assigned and approved', async () => {
     const other = secretValue('OTHER_KEY');
     const created = await h.api.post('/api/vault', user.auth, { name: 'OTHER_KEY', value: other });
