@@ -203,12 +203,13 @@ export class AppCatalog implements DeveloperAppsSource {
     };
   }
 
-  /** The developer profile's apps: published ones, most installed first. */
-  async appsOf(handle: string): Promise<{ published: number; apps: AppSummary[] }> {
+  /** The developer profile's apps: published ones, most installed first; their downloads and installs. */
+  async appsOf(handle: string): Promise<{ published: number; apps: AppSummary[]; downloads: number }> {
     const docs = await this.deps.apps.find(
       { developer: handle, published: true },
       { sort: { installCount: -1, _id: 1 }, limit: 0 },
     );
-    return { published: docs.length, apps: docs.map(appSummary) };
+    const downloads = docs.reduce((n, d) => n + d.downloadCount + d.installCount, 0);
+    return { published: docs.length, apps: docs.map(appSummary), downloads };
   }
 }

@@ -306,6 +306,13 @@ describe('readiness, install, updates, rollback and the vault', () => {
     expect((await h.api.post(`/api/apps/${slug}/rollback`, user.auth)).status).toBe(409);
   });
 
+  it("the developer profile's downloads count package downloads and installs", async () => {
+    const app = (await h.api.get(`/api/apps/${slug}`)).body.app;
+    expect(app).toMatchObject({ installCount: 1, downloadCount: 1 });
+    const profile = await h.api.get(`/api/developers/${app.developer}`);
+    expect(profile.body.developer).toMatchObject({ appsPublished: 1, downloads: 2 });
+  });
+
   it('uninstall removes the installation; the vault refuses afterwards', async () => {
     const removed = await h.api.del(`/api/apps/${slug}/installation`, user.auth);
     expect(removed.status).toBe(200);
