@@ -34,6 +34,12 @@ export const appsCatalogRoute: RouteModule<AppsRouteServices> = (router, deps) =
     res.json(await appsOf(deps).catalog.list(parseQuery(ListAppsQuerySchema, req)));
   });
 
+  router.get('/api/apps/discovery', deps.optionalAuth, async (_req, res) => {
+    const viewer = principalOf(res)?.accountId;
+    if (principalOf(res)) res.set('Cache-Control', 'private, no-cache').vary('Authorization').vary('Cookie');
+    res.json(await appsOf(deps).discovery.discovery(viewer));
+  });
+
   router.get('/api/apps/:slug', deps.optionalAuth, async (req, res) => {
     const { slug } = parseParams(AppSlugParamsSchema, req);
     const viewer = principalOf(res)?.accountId;

@@ -3,6 +3,7 @@ import { accountsCollection } from '../identity/accounts.collection';
 import { developersCollection } from '../skills/skills.collection';
 import { assignmentsCollection, secretsCollection } from '../vault/vault.collection';
 import { AppCatalog } from './app-catalog';
+import { AppDiscovery } from './app-discovery';
 import { AppInstaller } from './app-installer';
 import { AppReadiness } from './app-readiness';
 import { AppStorePermissionChecker } from './app-vault-permissions';
@@ -16,6 +17,7 @@ import { appInstallationsCollection, appsCollection } from './apps.collection';
 export interface AppsService {
   readonly catalog: AppCatalog;
   readonly installer: AppInstaller;
+  readonly discovery: AppDiscovery;
   /** The vault's `AppPermissionChecker` (actors/vault/app-permissions.ts). */
   readonly permissions: AppStorePermissionChecker;
 }
@@ -42,6 +44,7 @@ export function createAppsService(
   return {
     catalog,
     installer: new AppInstaller({ apps, installations, catalog, readiness }),
+    discovery: new AppDiscovery({ apps, installations }),
     permissions: new AppStorePermissionChecker({ apps, installations }),
   };
 }

@@ -313,6 +313,38 @@ describe('readiness, install, updates, rollback and the vault', () => {
     expect(profile.body.developer).toMatchObject({ appsPublished: 1, downloads: 2 });
   });
 
+  it('discovery computes its sections from installs and versions', async () => {
+    const slugs = (section: { apps: { slug: string }[] }) => section.apps.map((a) => a.slug);
+    const anonymous = await h.api.get('/api/apps/discovery');
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.installedSlugs).toEqual([]);
+    const mine = await h.api.get('/api/apps/discovery', user.auth);
+    expect(mine.body.installedSlugs).toEqual([slug]);
+    const sections = Object.fromEntries(
+      mine.body.sections.map((s: { id: string; apps: { slug: string }[] }) => [s.id, s]),
+    );
+    expect(Object.keys(sections)).toEqual([
+      'featured',
+      'trending',
+      'recommended',
+      'new-releases',
+      'recently-updated',
+      'top-installed',
+      'category:Finance',
+      'developer-spotlight',
+    ]);
+    for (const id of ['featured', 'trending', 'recently-updated', 'top-installed', 'category:Finance'])
+      expect(slugs(sections[id])).toEqual([slug]);
+    // Installed already: not recommended to this account; recommended to a newcomer.
+    expect(slugs(sections.recommended)).toEqual([]);
+    const fresh = Object.fromEntries(
+      anonymous.body.sections.map((s: { id: string; apps: { slug: string }[] }) => [s.id, s]),
+    );
+    expect(slugs(fresh.recommended)).toEqual([slug]);
+    expect(sections['developer-spotlight'].developer).toBe(mine.body.hero.developer);
+    expect(mine.body).toMatchObject({ hero: { slug }, categories: ['Finance'] });
+  });
+
   it('uninstall removes the installation; the vault refuses afterwards', async () => {
     const removed = await h.api.del(`/api/apps/${slug}/installation`, user.auth);
     expect(removed.status).toBe(200);
