@@ -1,4 +1,5 @@
 import type { CollectionDefinition } from '../src/store/mongo';
+import { appsCollections } from './apps/apps.collection';
 import { connectorsCollections } from './connectors/connectors';
 import { executionsCollections } from './executions/executions';
 import { filesCollections } from './files/files.collection';
@@ -28,4 +29,5 @@ export const collectionDefinitions: CollectionDefinition<any>[] = [
   ...vaultCollections,
   ...workspacesCollections,
   ...skillsCollections,
+  ...appsCollections,
 ];

@@ -1,6 +1,8 @@
 import type { Services } from '../src/boot/services';
 import type { RouteModule } from '../src/http/app.types';
 import type { AnyActorDefinition } from '../src/kernel/actor-definition';
+import { appInstallationsRoute } from './apps/installations.route';
+import { appsCatalogRoute } from './apps/apps.route';
 import { connectorsActors } from './connectors/connectors';
 import { connectorsRoute } from './connectors/connectors.route';
 import { executionsActors } from './executions/executions';
@@ -90,6 +92,8 @@ export const routeModules: readonly RouteModule<Services>[] = [
   skillInstallationsRoute,
   skillPublishingRoute,
   developersRoute,
+  appInstallationsRoute,
+  appsCatalogRoute,
   vaultRoute,
   vaultRuntimeRoute,
   filesRoute,

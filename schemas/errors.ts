@@ -11,6 +11,14 @@ export const ERROR_CODES = {
   /** The request did not arrive in time (Node's `headersTimeout` / `requestTimeout`). */
   REQUEST_TIMEOUT: { status: 408, retryable: true },
   CONFLICT: { status: 409, retryable: false },
+  /** An app's installation needs a secret assigned to the app in the vault (docs/apps.md). */
+  SECRET_REQUIRED: { status: 400, retryable: false },
+  /** An app's installation needs a skill installed and active (docs/apps.md). */
+  SKILL_REQUIRED: { status: 400, retryable: false },
+  /** An app's installation needs permissions approved (docs/apps.md). */
+  PERMISSION_REQUIRED: { status: 400, retryable: false },
+  /** An installed app cannot open: a requirement went missing since install (docs/apps.md). */
+  APP_NOT_READY: { status: 409, retryable: false },
   /** The Idempotency-Key was first used for another request (method, path or body differ). */
   IDEMPOTENCY_KEY_REUSED: { status: 409, retryable: false },
   /** The first request with this Idempotency-Key is still running: retry after a moment. */

@@ -10,7 +10,8 @@ import { skillSummary } from './skill-views';
  * app store provides one, a developer has no apps (`noApps`).
  */
 export interface DeveloperAppsSource {
-  appsOf(handle: string): Promise<{ published: number; apps: unknown[] }>;
+  /** `downloads`: package downloads and installs of the developer's apps (absent = 0). */
+  appsOf(handle: string): Promise<{ published: number; apps: unknown[]; downloads?: number }>;
 }
 
 export const noApps: DeveloperAppsSource = { appsOf: async () => ({ published: 0, apps: [] }) };
@@ -28,7 +29,10 @@ export interface DeveloperProfile {
     skills: SkillSummary[];
     /** Accounts that keep at least one of its skills installed and active. */
     followers: number;
-    /** Installations of its skills, ever (a removed one installed again counts again). */
+    /**
+     * Installations of its skills, ever (a removed one installed again counts again), plus its
+     * apps' package downloads and installs.
+     */
     downloads: number;
     /** Accounts that used one of its skills in the last 30 days. */
     activeUsers: number;
@@ -81,7 +85,7 @@ export class DeveloperProfiles {
         apps: apps.apps,
         skills: listed.map(skillSummary),
         followers: followers.length,
-        downloads: docs.reduce((n, d) => n + d.installCount, 0),
+        downloads: docs.reduce((n, d) => n + d.installCount, 0) + (apps.downloads ?? 0),
         activeUsers: active.length,
       },
     };

@@ -1,3 +1,4 @@
+import { createAppsService } from '../../actors/apps/apps.service';
 import { createConnectorsService } from '../../actors/connectors/connectors';
 import { createExecutionsService } from '../../actors/executions/executions';
 import { FileStore } from '../../actors/files/file-store';
@@ -83,11 +84,19 @@ export function buildServices(
   onClose(() => s.connectors!.close());
   s.toolRouter.resolvers.connector = s.connectors.tools;
   s.work = createWorkAborter({ sandbox: s.sandbox, egress: s.netEgress, connectors: s.connectors.pool });
+  // The app store before the vault and the skill store: it answers the vault's app permission
+  // check and the apps of developer profiles; it reads `skills` only when called.
+  s.apps = createAppsService(services);
   // The vault's cipher and credential checks (every node); sweep and panic listener (workers).
   // Its sweep of expired grants is a crew duty (below): it runs on the duty's active node only.
+  // Apps may receive secrets as the app store's installations say.
   s.vault = createVaultService(
     { documents, system, secrets, logger, hostsActors },
-    { ...options.vault, sweepIntervalMs: 0 },
+    {
+      ...options.vault,
+      sweepIntervalMs: 0,
+      appPermissions: options.vault?.appPermissions ?? s.apps.permissions,
+    },
   );
   onClose(() => s.vault!.close());
   // Connector values under a previous master key move to the current one, as the vault's do.
@@ -103,7 +112,10 @@ export function buildServices(
   s.filesApi = new FilesApi(services);
   s.memory = new MemoryApi(services);
   s.studio = createStudioEnv(services);
-  s.skills = createSkillsService(services, options.skills);
+  s.skills = createSkillsService(services, {
+    ...options.skills,
+    apps: options.skills?.apps ?? s.apps.catalog,
+  });
   // Installed skills' capabilities are tools `platform.skill.<slug>.<capability>` (docs/skills.md).
   s.toolRouter.resolvers.skill = s.skills.tools;
   // Effects and execution types of the domains that record their work as executions.

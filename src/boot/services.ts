@@ -1,3 +1,4 @@
+import type { AppsService } from '../../actors/apps/apps.service';
 import type { ConnectorsService } from '../../actors/connectors/connectors';
 import type { ExecutionsService } from '../../actors/executions/executions';
 import type { FilesApi } from '../../actors/files/files-api.service';
@@ -78,4 +79,6 @@ export interface Services {
   readonly crew: CrewService;
   /** This process's metrics: Prometheus series (`GET /metrics`) and the last hour's counts. */
   readonly metrics: ServiceMetrics;
+  /** The app store: catalog with kept versions, installations and readiness, the vault's app check. */
+  readonly apps: AppsService;
 }

@@ -159,6 +159,19 @@ describe('access', () => {
   });
 
   it('an app needs its installation to approve secrets:<NAME>; appSlug checks the app a skill runs in', async () => {
+    // The app store answers the check: an app requiring both secrets, published by `a`.
+    const published = await s.h.api.post('/api/apps', a.auth, {
+      slug: 'crm-sync',
+      name: 'CRM Sync',
+      category: 'Operations',
+      description: 'Keeps the CRM in step.',
+      manifest: {
+        version: '1.0.0',
+        entrypoint: 'index.html',
+        requiredSecrets: ['CRM_TOKEN', 'SEARCH_API_KEY'],
+      },
+    });
+    expect(published.status).toBe(201);
     await secret(a, 'CRM_TOKEN', { subjectType: 'app', subjectId: 'crm-sync' });
     const app = { subjectType: 'app', subjectId: 'crm-sync', secretName: 'CRM_TOKEN' };
     const missing = await access(a, 'CRM_TOKEN', app);
@@ -166,18 +179,24 @@ describe('access', () => {
     expect(missing.body).toMatchObject({ reason: 'app_permission_missing', granted: false });
     expect(missing.body.error).toContain('secrets:CRM_TOKEN');
 
-    const installations = s.h.runtime.documents.db.collection<{ _id: string }>('app_installations');
-    await installations.insertOne({
-      _id: 'inst-1',
-      accountId: a.accountId,
+    // Installing needs every required secret assigned to the app and approved.
+    const listed = await s.h.api.get('/api/vault?search=SEARCH_API_KEY', a.auth);
+    const searchId = listed.body.secrets.find((x: { name: string }) => x.name === 'SEARCH_API_KEY').id;
+    await s.h.api.post('/api/vault/assignments', a.auth, {
+      secretId: searchId,
+      subjectType: 'app',
+      subjectId: 'crm-sync',
+    });
+    const installed = await s.h.api.post('/api/apps/install', a.auth, {
       slug: 'crm-sync',
-      status: 'active',
-      permissionsApproved: ['secrets:OTHER'],
-    } as never);
+      permissionsApproved: ['secrets:CRM_TOKEN', 'secrets:SEARCH_API_KEY'],
+    });
+    expect(installed.status).toBe(201);
+    const approve = (permissionsApproved: string[]) =>
+      s.h.api.patch('/api/apps/crm-sync/installation', a.auth, { permissionsApproved });
+    await approve(['secrets:OTHER']);
     expect((await access(a, 'CRM_TOKEN', app)).status).toBe(403);
-    await installations.updateOne({ _id: 'inst-1' }, {
-      $push: { permissionsApproved: 'secrets:CRM_TOKEN' },
-    } as never);
+    await approve(['secrets:OTHER', 'secrets:CRM_TOKEN']);
     expect((await access(a, 'CRM_TOKEN', app)).status).toBe(200);
     // Another account's installation of the same app approves nothing for this one.
     await secret(b, 'CRM_TOKEN', { subjectType: 'app', subjectId: 'crm-sync' });
@@ -187,9 +206,7 @@ describe('access', () => {
     const inApp = await access(a, 'SEARCH_API_KEY', { appSlug: 'crm-sync' });
     expect(inApp.status).toBe(403);
     expect(inApp.body.reason).toBe('app_permission_missing');
-    await installations.updateOne({ _id: 'inst-1' }, {
-      $push: { permissionsApproved: 'secrets:SEARCH_API_KEY' },
-    } as never);
+    await approve(['secrets:CRM_TOKEN', 'secrets:SEARCH_API_KEY']);
     expect((await access(a, 'SEARCH_API_KEY', { appSlug: 'crm-sync' })).status).toBe(200);
   });
 

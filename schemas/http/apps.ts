@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { AppCategorySchema, AppManifestSchema, AppSlugSchema } from '../documents/app';
+
+/** Requests of the app store (docs/apps.md). */
+
+export const PublishAppBodySchema = z.strictObject({
+  /** Optional: derived from the name when absent. */
+  slug: AppSlugSchema.optional(),
+  name: z.string().trim().min(1).max(100),
+  category: AppCategorySchema,
+  description: z.string().trim().min(1).max(2000),
+  deviceTargets: z.array(z.string().min(1).max(40)).max(10).default([]),
+  manifest: AppManifestSchema,
+  defaultConfig: z.record(z.string(), z.unknown()).default({}),
+  releaseNotes: z.string().max(2000).default(''),
+  /** False keeps it visible to its owner only. Default true. */
+  published: z.boolean().default(true),
+});
+export type PublishAppBody = z.infer<typeof PublishAppBodySchema>;
+
+/** No `rating` yet: apps have no ratings (docs/apps.md). */
+export const APP_SORTS = ['popular', 'recent', 'name'] as const;
+
+export const ListAppsQuerySchema = z.object({
+  category: AppCategorySchema.optional(),
+  search: z.string().trim().max(100).optional(),
+  sort: z.enum(APP_SORTS).default('popular'),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+  page: z.coerce.number().int().min(1).max(1000).default(1),
+});
+export type ListAppsQuery = z.infer<typeof ListAppsQuerySchema>;
+
+export const AppSlugParamsSchema = z.object({ slug: AppSlugSchema });
+
+export const InstallAppBodySchema = z.strictObject({
+  slug: AppSlugSchema,
+  workspaceId: z.string().min(1).max(200).optional(),
+  permissionsApproved: z.array(z.string().min(1).max(200)).max(100).default([]),
+});
+export type InstallAppBody = z.infer<typeof InstallAppBodySchema>;
+
+export const OpenAppBodySchema = z.strictObject({
+  target: z.enum(['web', 'android', 'ios']).default('web'),
+});
+
+export const PatchInstallationBodySchema = z
+  .strictObject({
+    favorite: z.boolean().optional(),
+    permissionsApproved: z.array(z.string().min(1).max(200)).max(100).optional(),
+    status: z.enum(['active', 'disabled', 'removed']).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'give at least one of favorite, permissionsApproved, status');
+export type PatchInstallationBody = z.infer<typeof PatchInstallationBodySchema>;
