@@ -69,12 +69,19 @@ export function fromBodyParserError(err: BodyParserError): AppError {
   }
 }
 
-/** The code of each 4xx status of the registry (one code per status). */
-const CODE_OF_STATUS: ReadonlyMap<number, ErrorCode> = new Map(
-  (Object.keys(ERROR_CODES) as ErrorCode[])
-    .filter((code) => ERROR_CODES[code].status < 500)
-    .map((code) => [ERROR_CODES[code].status, code]),
-);
+/**
+ * The code a library's 4xx gets: the first code of the registry with that status, which is the
+ * generic one (`VALIDATION_ERROR` for 400, `CONFLICT` for 409); the domain codes listed after it
+ * with the same status (`SKILL_REQUIRED`, `IDEMPOTENCY_KEY_REUSED`, …) are never guessed.
+ */
+const CODE_OF_STATUS: ReadonlyMap<number, ErrorCode> = (() => {
+  const map = new Map<number, ErrorCode>();
+  for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+    const { status } = ERROR_CODES[code];
+    if (status < 500 && !map.has(status)) map.set(status, code);
+  }
+  return map;
+})();
 
 /** The 4xx an error of a library carries (`status` or `statusCode`, http-errors' convention), if any. */
 function clientStatusOf(err: unknown): number | undefined {

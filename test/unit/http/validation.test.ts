@@ -98,6 +98,11 @@ describe('toHttpFailure', () => {
       status: 400,
       body: { error: 'Malformed percent-encoding in the URL', code: 'VALIDATION_ERROR' },
     });
+    // A status shared by several codes gets the generic one, never a domain code of that status.
+    expect(toHttpFailure(Object.assign(new Error('x'), { status: 409 }), 'r')).toMatchObject({
+      status: 409,
+      body: { code: 'CONFLICT' },
+    });
     // A status of the registry gets its code; another 4xx keeps its status.
     expect(toHttpFailure(Object.assign(new Error('x'), { statusCode: 404 }), 'r')).toMatchObject({
       status: 404,
