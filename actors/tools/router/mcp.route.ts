@@ -11,7 +11,8 @@ import {
   parseIdempotencyKey,
 } from '../../../src/http/idempotency/idempotency-key';
 import { invokeToolOnce } from './keyed-tool-call';
-import { toolRouterOf } from './tool-invoke';
+import { completeFilePath, filePrompts, fileResources, type CatalogCall } from './mcp-catalog';
+import { invokeTool, toolRouterOf } from './tool-invoke';
 import { listingFor } from './tool-listing';
 import { isUnknownToolError } from './tool-registry';
 import { browserOriginGuard } from '../../../src/http/auth/dns-rebinding';
@@ -112,6 +113,8 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
         // The caller's connector tools are looked up only for a `tools/list`, once per request.
         let listing: Promise<readonly unknown[]> | undefined;
         let replayed = false;
+        // Resources, prompts and completions run the caller's own platform tools (mcp-catalog.ts).
+        const asCaller: CatalogCall = (tool, input) => invokeTool(deps, principal, { tool, input });
         const answer = await handleJsonRpc(req.body, {
           serverInfo: SERVER_INFO,
           tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
@@ -123,6 +126,9 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
             return new CallAnswer(once.result, { [MCP_META.replayed]: true });
           },
           isUnknownTool: isUnknownToolError,
+          resources: fileResources(asCaller),
+          prompts: filePrompts(asCaller),
+          complete: completeFilePath(asCaller),
         });
         if (replayed && !Array.isArray(req.body)) res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
         if (answer.body === undefined) res.status(answer.status).end();

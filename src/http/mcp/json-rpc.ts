@@ -16,7 +16,21 @@ export const JSON_RPC_ERRORS = Object.freeze({
   methodNotFound: -32601,
   invalidParams: -32602,
   internal: -32603,
+  /** MCP: `resources/read` of a URI that does not exist (or that the caller may not see). */
+  resourceNotFound: -32002,
 });
+
+/** The levels of `logging/setLevel` (RFC 5424 severities, as MCP names them). */
+export const MCP_LOG_LEVELS = Object.freeze([
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+]);
 
 /**
  * This server's `_meta` fields (MCP reserves unprefixed names; ours carry a prefix):
@@ -67,6 +81,39 @@ export interface McpDeps {
    * rather than a tool error (a result with `isError`). The router's test is passed in.
    */
   isUnknownTool(err: unknown): boolean;
+  /** `resources/*`: absent, those methods answer -32601 and no capability is advertised. */
+  resources?: McpResourceProvider;
+  /** `prompts/*`: absent, those methods answer -32601 and no capability is advertised. */
+  prompts?: McpPromptProvider;
+  /**
+   * `completion/complete` for a prompt argument or a resource-template variable. Resolves the
+   * candidate values (at most 100 are sent) and whether there are more.
+   */
+  complete?(ref: McpCompletionRef, argument: { name: string; value: string }): Promise<McpCompletion>;
+}
+
+/** What `resources/*` reads. Rejections with an AppError NOT_FOUND answer -32002, other 4xx -32602. */
+export interface McpResourceProvider {
+  /** One page of resources (`{uri, name, mimeType?, size?, ...}`) and the cursor of the next. */
+  list(cursor: string | undefined): Promise<{ resources: readonly unknown[]; nextCursor?: string }>;
+  /** The contents (`{uri, mimeType?, text | blob}`) of one resource. */
+  read(uri: string): Promise<readonly unknown[]>;
+  /** `resources/templates/list`: `{uriTemplate, name, ...}`. */
+  templates: readonly unknown[];
+}
+
+/** What `prompts/*` reads. An unknown prompt rejects with an AppError NOT_FOUND (-32602). */
+export interface McpPromptProvider {
+  /** `{name, title?, description?, arguments?}`. */
+  list: readonly unknown[];
+  get(name: string, args: Record<string, string>): Promise<{ description?: string; messages: unknown[] }>;
+}
+
+export type McpCompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+
+export interface McpCompletion {
+  values: string[];
+  hasMore?: boolean;
 }
 
 /** A tool's result with `_meta` for its `CallToolResult` (e.g. that it was replayed). */
@@ -175,6 +222,116 @@ async function callTool(
   }
 }
 
+/** A provider's rejection as a JSON-RPC error: a 4xx AppError says why, anything else is internal. */
+function providerError(id: string | number, err: unknown, notFound: number): JsonRpcError {
+  if (isAppError(err) && err.status < 500) {
+    const code = err.code === 'NOT_FOUND' ? notFound : JSON_RPC_ERRORS.invalidParams;
+    return rpcError(id, code, err.message);
+  }
+  return rpcError(id, JSON_RPC_ERRORS.internal, 'Internal error');
+}
+
+/** The capabilities of `initialize`: what `deps` provides. */
+export function capabilitiesOf(deps: McpDeps): Record<string, unknown> {
+  return {
+    tools: { listChanged: false },
+    logging: {},
+    ...(deps.resources ? { resources: { subscribe: false, listChanged: false } } : {}),
+    ...(deps.prompts ? { prompts: { listChanged: false } } : {}),
+    ...(deps.complete ? { completions: {} } : {}),
+  };
+}
+
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+
+function completionRef(ref: unknown): McpCompletionRef | undefined {
+  if (!isObject(ref)) return undefined;
+  if (ref.type === 'ref/prompt' && typeof ref.name === 'string')
+    return { type: 'ref/prompt', name: ref.name };
+  if (ref.type === 'ref/resource' && typeof ref.uri === 'string')
+    return { type: 'ref/resource', uri: ref.uri };
+  return undefined;
+}
+
+/** `resources/*`, `prompts/*`, `completion/complete` and `logging/setLevel`; undefined: not one of them. */
+async function catalogRequest(
+  id: string | number,
+  method: string,
+  params: Record<string, unknown>,
+  deps: McpDeps,
+): Promise<JsonRpcResponse | undefined> {
+  const ok = (result: unknown): JsonRpcResult => ({ jsonrpc: '2.0', id, result });
+  const bad = (message: string) => rpcError(id, JSON_RPC_ERRORS.invalidParams, `${method}: ${message}`);
+  const { resources, prompts } = deps;
+  switch (method) {
+    case 'logging/setLevel':
+      // Accepted and checked; a stateless server keeps no level between requests and sends no
+      // log notifications (docs/tool-router.md, "MCP").
+      return typeof params.level === 'string' && MCP_LOG_LEVELS.includes(params.level)
+        ? ok({})
+        : bad(`params.level must be one of ${MCP_LOG_LEVELS.join(', ')}`);
+    case 'resources/list':
+      if (!resources) return undefined;
+      if (params.cursor !== undefined && typeof params.cursor !== 'string')
+        return bad('params.cursor must be a string');
+      try {
+        const page = await resources.list(params.cursor);
+        return ok(
+          page.nextCursor
+            ? { resources: page.resources, nextCursor: page.nextCursor }
+            : { resources: page.resources },
+        );
+      } catch (err) {
+        return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
+      }
+    case 'resources/templates/list':
+      return resources ? ok({ resourceTemplates: resources.templates }) : undefined;
+    case 'resources/read':
+      if (!resources) return undefined;
+      if (typeof params.uri !== 'string' || params.uri === '')
+        return bad('params.uri must be a non-empty string');
+      try {
+        return ok({ contents: await resources.read(params.uri) });
+      } catch (err) {
+        return providerError(id, err, JSON_RPC_ERRORS.resourceNotFound);
+      }
+    case 'prompts/list':
+      return prompts ? ok({ prompts: prompts.list }) : undefined;
+    case 'prompts/get':
+      if (!prompts) return undefined;
+      if (typeof params.name !== 'string' || params.name === '')
+        return bad('params.name must be a non-empty string');
+      if (params.arguments !== undefined && !isStringRecord(params.arguments)) {
+        return bad('params.arguments must be an object of strings');
+      }
+      try {
+        return ok(await prompts.get(params.name, params.arguments ?? {}));
+      } catch (err) {
+        return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
+      }
+    case 'completion/complete': {
+      if (!deps.complete) return undefined;
+      const ref = completionRef(params.ref);
+      const arg = params.argument;
+      if (!ref) return bad('params.ref must be {type: "ref/prompt", name} or {type: "ref/resource", uri}');
+      if (!isObject(arg) || typeof arg.name !== 'string' || typeof arg.value !== 'string') {
+        return bad('params.argument must be {name, value} (strings)');
+      }
+      try {
+        const found = await deps.complete(ref, { name: arg.name, value: arg.value });
+        const values = found.values.slice(0, 100);
+        const hasMore = found.hasMore === true || found.values.length > values.length;
+        return ok({ completion: { values, hasMore } });
+      } catch (err) {
+        return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
+      }
+    }
+    default:
+      return undefined;
+  }
+}
+
 async function request(id: string | number, method: string, params: Record<string, unknown>, deps: McpDeps) {
   switch (method) {
     case 'initialize':
@@ -183,7 +340,7 @@ async function request(id: string | number, method: string, params: Record<strin
         id,
         result: {
           protocolVersion: negotiateVersion(params.protocolVersion),
-          capabilities: { tools: { listChanged: false } },
+          capabilities: capabilitiesOf(deps),
           serverInfo: deps.serverInfo,
           instructions:
             "Built-in tools are named platform.<tool> (the bare name works too); your account's connector tools are mcp.<connector>.<tool>. Results are JSON; secrets in results are redacted.",
@@ -202,7 +359,10 @@ async function request(id: string | number, method: string, params: Record<strin
     case 'tools/call':
       return callTool(id, params, deps);
     default:
-      return rpcError(id, JSON_RPC_ERRORS.methodNotFound, `Method not found: ${method.slice(0, 100)}`);
+      return (
+        (await catalogRequest(id, method, params, deps)) ??
+        rpcError(id, JSON_RPC_ERRORS.methodNotFound, `Method not found: ${method.slice(0, 100)}`)
+      );
   }
 }
 

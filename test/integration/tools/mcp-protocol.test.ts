@@ -38,7 +38,13 @@ describe('MCP dialect through the official SDK client', () => {
     const client = await connect(token);
     try {
       expect(client.getServerVersion()).toEqual({ name: 'agent-runtime-service', version: SERVICE_VERSION });
-      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
+      expect(client.getServerCapabilities()).toEqual({
+        tools: { listChanged: false },
+        logging: {},
+        resources: { subscribe: false, listChanged: false },
+        prompts: { listChanged: false },
+        completions: {},
+      });
 
       const { tools } = await client.listTools();
       const registry = (await h.http().get('/tools')).body.tools as Array<{ name: string }>;
@@ -149,12 +155,12 @@ describe('MCP dialect on the wire', () => {
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.code).toBe(-32600);
 
-    const method = await rpc(token, { jsonrpc: '2.0', id: 3, method: 'prompts/list' });
+    const method = await rpc(token, { jsonrpc: '2.0', id: 3, method: 'sampling/createMessage' });
     expect(method.status).toBe(200);
     expect(method.body).toEqual({
       jsonrpc: '2.0',
       id: 3,
-      error: { code: -32601, message: 'Method not found: prompts/list' },
+      error: { code: -32601, message: 'Method not found: sampling/createMessage' },
     });
 
     const params = await rpc(token, {
