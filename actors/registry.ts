@@ -29,6 +29,7 @@ import { skillsCatalogRoute } from './skills/skills.route';
 import { studioRoute } from './studio/studio.route';
 import { createAgentToolHandlers } from './tools/router/agent-tools';
 import { mcpRoute } from './tools/router/mcp.route';
+import { oauthMetadataRoute } from './tools/router/oauth-metadata.route';
 import { routeRecordsRoute } from './tools/router/route-records.route';
 import { toolsRoute } from './tools/router/tools.route';
 import { vaultActors } from './vault/vault';
@@ -66,6 +67,7 @@ export function actorDefinitions(services: Services): AnyActorDefinition[] {
  */
 export const routeModules: readonly RouteModule<Services>[] = [
   mcpRoute,
+  oauthMetadataRoute,
   healthRoute,
   probesRoute,
   ffpRoute,

@@ -12,6 +12,7 @@ import {
 } from '../../../src/http/idempotency/idempotency-key';
 import { invokeToolOnce } from './keyed-tool-call';
 import { completeFilePath, filePrompts, fileResources, type CatalogCall } from './mcp-catalog';
+import { bearerChallenge } from './oauth-metadata.route';
 import { invokeTool, toolRouterOf } from './tool-invoke';
 import { listingFor } from './tool-listing';
 import { isUnknownToolError } from './tool-registry';
@@ -169,4 +170,6 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
     res.status(400).json(rpcError(null, JSON_RPC_ERRORS.parse, 'Parse error: the body is not valid JSON'));
   };
   router.use(PATH, parseErrorForMcp);
+  // A 401 tells OAuth-aware MCP clients where the resource metadata is (oauth-metadata.route.ts).
+  router.use(PATH, bearerChallenge(deps.config.PUBLIC_BASE_URL));
 };

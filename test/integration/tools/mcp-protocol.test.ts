@@ -6,9 +6,11 @@ import { SERVICE_VERSION } from '../../../src/version';
 import { startRouterHarness, type RouterHarness } from './support/router-harness';
 
 let h: RouterHarness;
+/** The address the service says it is reached at (the OAuth resource metadata names it). */
+const PUBLIC_BASE_URL = 'https://mcp.example.test';
 
 beforeAll(async () => {
-  h = await startRouterHarness();
+  h = await startRouterHarness({}, { PUBLIC_BASE_URL });
 });
 afterAll(async () => {
   await h.stop();
@@ -95,6 +97,40 @@ describe('MCP dialect through the official SDK client', () => {
   it('surfaces a missing or bad token as HTTP 401', async () => {
     await expect(connect()).rejects.toMatchObject({ code: 401 });
     await expect(connect('bad.token.value')).rejects.toMatchObject({ code: 401 });
+  });
+
+  it('challenges a 401 with the resource metadata of RFC 9728, which names the tokens it takes', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const anonymous = await h
+      .http()
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .send(init);
+    expect(anonymous.status).toBe(401);
+    const metadataUrl = `${PUBLIC_BASE_URL}/.well-known/oauth-protected-resource/mcp`;
+    expect(anonymous.headers['www-authenticate']).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+    const bad = await rpc('bad.token.value', init);
+    expect(bad.status).toBe(401);
+    expect(bad.headers['www-authenticate']).toBe(
+      `Bearer error="invalid_token", resource_metadata="${metadataUrl}"`,
+    );
+    // Other routes' 401s carry no MCP challenge.
+    expect((await h.http().get('/api/executions')).headers['www-authenticate']).toBeUndefined();
+
+    for (const path of [
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+    ]) {
+      const res = await h.http().get(path);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        resource: `${PUBLIC_BASE_URL}/mcp`,
+        authorization_servers: [],
+        bearer_methods_supported: ['header'],
+        scopes_supported: ['mcp_connector'],
+        resource_name: `agent-runtime-service ${SERVICE_VERSION}`,
+      });
+    }
   });
 
   it("speaks the SDK's newest protocol version", () => {
