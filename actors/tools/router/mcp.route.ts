@@ -11,6 +11,7 @@ import {
   parseIdempotencyKey,
 } from '../../../src/http/idempotency/idempotency-key';
 import { invokeToolOnce } from './keyed-tool-call';
+import { mcpCaller, McpCallsInFlight } from './mcp-cancellation';
 import { completeFilePath, filePrompts, fileResources, type CatalogCall } from './mcp-catalog';
 import { bearerChallenge } from './oauth-metadata.route';
 import { invokeTool, toolRouterOf } from './tool-invoke';
@@ -73,6 +74,7 @@ function callKey(header: string | undefined, meta: Record<string, unknown> | und
  * `DELETE /mcp` answer 405 (no server-initiated stream, no session to end) through the fallback.
  */
 export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => {
+  const inFlight = new McpCallsInFlight(deps.system);
   // Keys are read here, per tool call, in both dialects (keyed-tool-call.ts), not by the front door.
   router.post(
     PATH,
@@ -114,23 +116,44 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
         // The caller's connector tools are looked up only for a `tools/list`, once per request.
         let listing: Promise<readonly unknown[]> | undefined;
         let replayed = false;
+        // A client that goes away before its answer cancels the calls of its request.
+        const gone = new AbortController();
+        const onClose = () => {
+          if (!res.writableFinished) gone.abort();
+        };
+        res.once('close', onClose);
+        const caller = mcpCaller(principal);
         // Resources, prompts and completions run the caller's own platform tools (mcp-catalog.ts).
         const asCaller: CatalogCall = (tool, input) => invokeTool(deps, principal, { tool, input });
         const answer = await handleJsonRpc(req.body, {
           serverInfo: SERVER_INFO,
           tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
-          call: async (name, args, meta) => {
+          call: async (name, args, meta, requestId) => {
             const key = callKey(headerKey, meta);
-            const once = await invokeToolOnce(deps, principal, key, { tool: name, input: args });
+            const flight = inFlight.begin(caller, requestId, gone.signal);
+            let once;
+            try {
+              once = await invokeToolOnce(deps, principal, key, {
+                tool: name,
+                input: args,
+                signal: flight.signal,
+              });
+            } finally {
+              flight.end();
+            }
             if (!once.replayed) return once.result;
             replayed = true;
             return new CallAnswer(once.result, { [MCP_META.replayed]: true });
           },
+          cancelled: (requestId) => inFlight.cancel(caller, requestId),
           isUnknownTool: isUnknownToolError,
           resources: fileResources(asCaller),
           prompts: filePrompts(asCaller),
           complete: completeFilePath(asCaller),
         });
+        res.off('close', onClose);
+        // The client is gone: nobody reads an answer (the cancelled call's record says why).
+        if (gone.signal.aborted) return;
         if (replayed && !Array.isArray(req.body)) res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
         if (answer.body === undefined) res.status(answer.status).end();
         else sendJson(res, answer.status, answer.body);

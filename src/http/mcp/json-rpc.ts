@@ -75,7 +75,17 @@ export interface McpDeps {
    * `meta` is the request's `params._meta` when it is an object. Resolves the result, or a
    * `CallAnswer` to add `_meta` to the `CallToolResult`.
    */
-  call(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<unknown>;
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    meta: Record<string, unknown> | undefined,
+    requestId: string | number,
+  ): Promise<unknown>;
+  /**
+   * `notifications/cancelled {requestId}`: the client gave up on that request (a `tools/call`
+   * still running should stop). Absent, the notification is ignored.
+   */
+  cancelled?(requestId: string | number): Promise<void>;
   /**
    * Whether a rejection of `call` means the tool does not exist (a protocol error, -32602)
    * rather than a tool error (a result with `isError`). The router's test is passed in.
@@ -205,7 +215,7 @@ async function callTool(
     return rpcError(id, JSON_RPC_ERRORS.invalidParams, 'tools/call: params.arguments must be an object');
   }
   try {
-    const answer = await deps.call(name, args ?? {}, isObject(meta) ? meta : undefined);
+    const answer = await deps.call(name, args ?? {}, isObject(meta) ? meta : undefined, id);
     if (answer instanceof CallAnswer) {
       const result: Record<string, unknown> = toolResult(answer.result, name);
       const own = isObject(result._meta) ? result._meta : {};
@@ -392,8 +402,14 @@ async function handleMessage(message: unknown, deps: McpDeps): Promise<JsonRpcRe
       ? undefined
       : rpcError(id, JSON_RPC_ERRORS.invalidParams, 'Invalid params: params must be an object');
   }
-  // Notifications (initialized, cancelled, progress, roots changed, …) need nothing from a stateless server.
-  if (isNotification) return undefined;
+  if (isNotification) {
+    // Cancellation is the one notification that asks for something; the others (initialized,
+    // progress, roots changed, …) need nothing from a stateless server.
+    if (message.method === 'notifications/cancelled' && deps.cancelled && isId(params?.requestId)) {
+      await deps.cancelled(params.requestId).catch(() => undefined);
+    }
+    return undefined;
+  }
   return request(message.id as string | number, message.method, params ?? {}, deps);
 }
 
