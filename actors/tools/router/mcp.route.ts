@@ -23,8 +23,8 @@ import {
   handleJsonRpc,
   isJsonRpcBody,
   JSON_RPC_ERRORS,
+  MCP_ALL_VERSIONS,
   MCP_META,
-  MCP_PROTOCOL_VERSIONS,
   rpcError,
 } from '../../../src/http/mcp/json-rpc';
 import { sendJson } from '../../../src/http/send-json';
@@ -87,17 +87,33 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
 
       if (isJsonRpcBody(req.body)) {
         const version = req.headers['mcp-protocol-version'];
-        if (typeof version === 'string' && !MCP_PROTOCOL_VERSIONS.includes(version)) {
+        if (typeof version === 'string' && !MCP_ALL_VERSIONS.includes(version)) {
           res.status(400).json(
             rpcError(
               null,
               JSON_RPC_ERRORS.invalidRequest,
               `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)}`,
               {
-                supported: MCP_PROTOCOL_VERSIONS,
+                supported: MCP_ALL_VERSIONS,
               },
             ),
           );
+          return;
+        }
+        // `Mcp-Method` (2026-07-28) lets a proxy route on the method without the body: it must
+        // name the body's method, or the two would be routed and run differently.
+        const routed = req.headers['mcp-method'];
+        const bodyMethod = Array.isArray(req.body) ? undefined : (req.body as { method?: unknown }).method;
+        if (typeof routed === 'string' && !Array.isArray(req.body) && routed !== bodyMethod) {
+          res
+            .status(400)
+            .json(
+              rpcError(
+                null,
+                JSON_RPC_ERRORS.invalidRequest,
+                `The Mcp-Method header (${routed.slice(0, 100)}) does not name the body's method`,
+              ),
+            );
           return;
         }
         let headerKey: string | undefined;
@@ -127,6 +143,7 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
         const asCaller: CatalogCall = (tool, input) => invokeTool(deps, principal, { tool, input });
         const answer = await handleJsonRpc(req.body, {
           serverInfo: SERVER_INFO,
+          ...(typeof version === 'string' ? { protocolVersion: version } : {}),
           tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
           call: async (name, args, meta, requestId) => {
             const key = callKey(headerKey, meta);

@@ -6,8 +6,21 @@ import { isAppError, isUncertainOutcome } from '../../../schemas/errors';
  * through `deps.call`, the same path as the spec's dialect. See docs/tool-router.md.
  */
 
-/** Protocol versions this server speaks, newest first. A client's supported version is echoed. */
+/** Protocol versions of the `initialize` eras, newest first. A client's supported version is echoed. */
 export const MCP_PROTOCOL_VERSIONS = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
+
+/**
+ * Versions of the stateless era (no `initialize`: `server/discover`, the version in the
+ * `MCP-Protocol-Version` header of every request). See docs/tool-router.md ("MCP 2026-07-28")
+ * for exactly what of that revision is implemented.
+ */
+export const MCP_STATELESS_VERSIONS = Object.freeze(['2026-07-28']);
+
+/** Every version a request may name in `MCP-Protocol-Version`, newest first. */
+export const MCP_ALL_VERSIONS = Object.freeze([...MCP_STATELESS_VERSIONS, ...MCP_PROTOCOL_VERSIONS]);
+
+/** How long a 2026-era client may reuse a `tools/list` (`ttlMs`) unless the deps say otherwise. */
+export const DEFAULT_TOOLS_TTL_MS = 60_000;
 
 /** JSON-RPC and MCP error codes. */
 export const JSON_RPC_ERRORS = Object.freeze({
@@ -65,6 +78,10 @@ export type JsonRpcResponse = JsonRpcError | JsonRpcResult;
 /** What the dialect needs from the router. */
 export interface McpDeps {
   serverInfo: { name: string; version: string };
+  /** The request's `MCP-Protocol-Version` header, when it named one (checked by the route). */
+  protocolVersion?: string;
+  /** `ttlMs` of a 2026-era `tools/list` and `server/discover` (default DEFAULT_TOOLS_TTL_MS). */
+  toolsTtlMs?: number;
   /**
    * MCP tool objects for `tools/list`, or a function that lists them (called only when a
    * `tools/list` is received; it should not reject, a rejection answers -32603).
@@ -342,8 +359,40 @@ async function catalogRequest(
   }
 }
 
+const INSTRUCTIONS =
+  "Built-in tools are named platform.<tool> (the bare name works too); your account's connector tools are mcp.<connector>.<tool>. Results are JSON; secrets in results are redacted.";
+
+const isStateless = (deps: McpDeps) =>
+  deps.protocolVersion !== undefined && MCP_STATELESS_VERSIONS.includes(deps.protocolVersion);
+
+async function listTools(deps: McpDeps): Promise<readonly unknown[]> {
+  return typeof deps.tools === 'function' ? deps.tools() : deps.tools;
+}
+
 async function request(id: string | number, method: string, params: Record<string, unknown>, deps: McpDeps) {
   switch (method) {
+    case 'server/discover': {
+      // The stateless era's handshake in one answer: what `initialize` said, plus the tool list.
+      let tools: readonly unknown[];
+      try {
+        tools = await listTools(deps);
+      } catch {
+        return rpcError(id, JSON_RPC_ERRORS.internal, 'Internal error: the tools could not be listed');
+      }
+      return {
+        jsonrpc: '2.0' as const,
+        id,
+        result: {
+          protocolVersion: isStateless(deps) ? deps.protocolVersion : MCP_ALL_VERSIONS[0],
+          supportedVersions: MCP_ALL_VERSIONS,
+          capabilities: capabilitiesOf(deps),
+          serverInfo: deps.serverInfo,
+          instructions: INSTRUCTIONS,
+          tools,
+          ttlMs: deps.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS,
+        },
+      };
+    }
     case 'initialize':
       return {
         jsonrpc: '2.0' as const,
@@ -352,16 +401,17 @@ async function request(id: string | number, method: string, params: Record<strin
           protocolVersion: negotiateVersion(params.protocolVersion),
           capabilities: capabilitiesOf(deps),
           serverInfo: deps.serverInfo,
-          instructions:
-            "Built-in tools are named platform.<tool> (the bare name works too); your account's connector tools are mcp.<connector>.<tool>. Results are JSON; secrets in results are redacted.",
+          instructions: INSTRUCTIONS,
         },
       };
     case 'ping':
       return { jsonrpc: '2.0' as const, id, result: {} };
     case 'tools/list': {
       try {
-        const tools = typeof deps.tools === 'function' ? await deps.tools() : deps.tools;
-        return { jsonrpc: '2.0' as const, id, result: { tools } };
+        const tools = await listTools(deps);
+        // The 2026 era's cacheable list: how long the client may reuse it.
+        const ttl = isStateless(deps) ? { ttlMs: deps.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS } : {};
+        return { jsonrpc: '2.0' as const, id, result: { tools, ...ttl } };
       } catch {
         return rpcError(id, JSON_RPC_ERRORS.internal, 'Internal error: the tools could not be listed');
       }

@@ -247,3 +247,56 @@ describe('MCP dialect on the wire', () => {
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', error: 'Malformed JSON body' });
   });
 });
+
+describe('MCP 2026-07-28 (stateless era) on the wire', () => {
+  let token: string;
+  beforeAll(async () => {
+    token = (await h.agent()).token;
+  });
+  const rpc2026 = (body: Record<string, unknown>) =>
+    rpc(token, body).set('MCP-Protocol-Version', '2026-07-28').set('Mcp-Method', String(body.method));
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '0' },
+  };
+
+  it('server/discover answers capabilities, versions and the tool list without initialize', async () => {
+    const res = await rpc2026({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } });
+    expect(res.status).toBe(200);
+    const listed = await rpc(token, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(res.body.result).toEqual({
+      protocolVersion: '2026-07-28',
+      supportedVersions: ['2026-07-28', ...MCP_PROTOCOL_VERSIONS],
+      capabilities: expect.objectContaining({ tools: { listChanged: false }, resources: expect.any(Object) }),
+      serverInfo: { name: 'agent-runtime-service', version: SERVICE_VERSION },
+      instructions: expect.any(String),
+      tools: listed.body.result.tools,
+      ttlMs: 60_000,
+    });
+  });
+
+  it('tools/list carries ttlMs in the 2026 era only; tools/call takes _meta on the request', async () => {
+    const list2026 = await rpc2026({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } });
+    expect(list2026.body.result.ttlMs).toBe(60_000);
+    const list2025 = await rpc(token, { jsonrpc: '2.0', id: 1, method: 'tools/list' }).set(
+      'MCP-Protocol-Version',
+      '2025-11-25',
+    );
+    expect(list2025.body.result).not.toHaveProperty('ttlMs');
+    const call = await rpc2026({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'mem_get', arguments: { key: 'k' }, _meta: meta },
+    });
+    expect(call.body.result).toMatchObject({ isError: false, structuredContent: { found: false } });
+  });
+
+  it('Mcp-Method must name the body method', async () => {
+    const res = await rpc(token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mem_get' } })
+      .set('MCP-Protocol-Version', '2026-07-28')
+      .set('Mcp-Method', 'tools/list');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32600);
+  });
+});
