@@ -27,6 +27,7 @@ import {
   MCP_META,
   rpcError,
 } from '../../../src/http/mcp/json-rpc';
+import { acceptsEventStream, McpEventStream, progressNotification } from '../../../src/http/mcp/event-stream';
 import { sendJson } from '../../../src/http/send-json';
 import { parseBody } from '../../../src/http/validation';
 import { SERVICE_VERSION } from '../../../src/version';
@@ -139,6 +140,12 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
         };
         res.once('close', onClose);
         const caller = mcpCaller(principal);
+        // Progress for a `progressToken` needs an event stream: only for a client that takes one,
+        // and for a single message (a batch's answers are one JSON array).
+        const stream =
+          acceptsEventStream(req.headers.accept) && !Array.isArray(req.body)
+            ? new McpEventStream(res)
+            : undefined;
         // Resources, prompts and completions run the caller's own platform tools (mcp-catalog.ts).
         const asCaller: CatalogCall = (tool, input) => invokeTool(deps, principal, { tool, input });
         const answer = await handleJsonRpc(req.body, {
@@ -148,6 +155,11 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
           call: async (name, args, meta, requestId) => {
             const key = callKey(headerKey, meta);
             const flight = inFlight.begin(caller, requestId, gone.signal);
+            const token = meta?.progressToken;
+            const progress =
+              stream && (typeof token === 'string' || typeof token === 'number') ? token : undefined;
+            if (progress !== undefined)
+              stream!.send(progressNotification(progress, 0, 1, `${name}: started`));
             let once;
             try {
               once = await invokeToolOnce(deps, principal, key, {
@@ -157,6 +169,8 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
               });
             } finally {
               flight.end();
+              if (progress !== undefined)
+                stream!.send(progressNotification(progress, 1, 1, `${name}: finished`));
             }
             if (!once.replayed) return once.result;
             replayed = true;
@@ -171,6 +185,11 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
         res.off('close', onClose);
         // The client is gone: nobody reads an answer (the cancelled call's record says why).
         if (gone.signal.aborted) return;
+        if (stream?.isOpen) {
+          // Headers went out with the first progress: the response ends the stream.
+          stream.end(answer.body ?? {});
+          return;
+        }
         if (replayed && !Array.isArray(req.body)) res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
         if (answer.body === undefined) res.status(answer.status).end();
         else sendJson(res, answer.status, answer.body);
