@@ -1,4 +1,27 @@
 import { isAppError, isUncertainOutcome } from '../../../schemas/errors';
+import {
+  catalogRequest,
+  type McpCompletion,
+  type McpCompletionRef,
+  type McpPromptProvider,
+  type McpResourceProvider,
+} from './catalog-methods';
+import { isObject, JSON_RPC_ERRORS, rpcError, type JsonRpcResponse } from './json-rpc-messages';
+
+export {
+  MCP_LOG_LEVELS,
+  type McpCompletion,
+  type McpCompletionRef,
+  type McpPromptProvider,
+  type McpResourceProvider,
+} from './catalog-methods';
+export {
+  JSON_RPC_ERRORS,
+  rpcError,
+  type JsonRpcError,
+  type JsonRpcResponse,
+  type JsonRpcResult,
+} from './json-rpc-messages';
 
 /**
  * The MCP dialect of `POST /mcp`: JSON-RPC 2.0 over Streamable HTTP, stateless (no session id, no
@@ -22,29 +45,6 @@ export const MCP_ALL_VERSIONS = Object.freeze([...MCP_STATELESS_VERSIONS, ...MCP
 /** How long a 2026-era client may reuse a `tools/list` (`ttlMs`) unless the deps say otherwise. */
 export const DEFAULT_TOOLS_TTL_MS = 60_000;
 
-/** JSON-RPC and MCP error codes. */
-export const JSON_RPC_ERRORS = Object.freeze({
-  parse: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internal: -32603,
-  /** MCP: `resources/read` of a URI that does not exist (or that the caller may not see). */
-  resourceNotFound: -32002,
-});
-
-/** The levels of `logging/setLevel` (RFC 5424 severities, as MCP names them). */
-export const MCP_LOG_LEVELS = Object.freeze([
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-]);
-
 /**
  * This server's `_meta` fields (MCP reserves unprefixed names; ours carry a prefix):
  * - `idempotencyKey`, in a `tools/call`'s `params._meta`: the call's idempotency key (like the
@@ -58,22 +58,6 @@ export const MCP_META = Object.freeze({
   replayed: 'io.agent-runtime/replayed',
   mayHaveRun: 'io.agent-runtime/mayHaveRun',
 });
-
-type Id = string | number | null;
-
-export interface JsonRpcError {
-  jsonrpc: '2.0';
-  id: Id;
-  error: { code: number; message: string; data?: unknown };
-}
-
-export interface JsonRpcResult {
-  jsonrpc: '2.0';
-  id: string | number;
-  result: unknown;
-}
-
-export type JsonRpcResponse = JsonRpcError | JsonRpcResult;
 
 /** What the dialect needs from the router. */
 export interface McpDeps {
@@ -119,30 +103,6 @@ export interface McpDeps {
   complete?(ref: McpCompletionRef, argument: { name: string; value: string }): Promise<McpCompletion>;
 }
 
-/** What `resources/*` reads. Rejections with an AppError NOT_FOUND answer -32002, other 4xx -32602. */
-export interface McpResourceProvider {
-  /** One page of resources (`{uri, name, mimeType?, size?, ...}`) and the cursor of the next. */
-  list(cursor: string | undefined): Promise<{ resources: readonly unknown[]; nextCursor?: string }>;
-  /** The contents (`{uri, mimeType?, text | blob}`) of one resource. */
-  read(uri: string): Promise<readonly unknown[]>;
-  /** `resources/templates/list`: `{uriTemplate, name, ...}`. */
-  templates: readonly unknown[];
-}
-
-/** What `prompts/*` reads. An unknown prompt rejects with an AppError NOT_FOUND (-32602). */
-export interface McpPromptProvider {
-  /** `{name, title?, description?, arguments?}`. */
-  list: readonly unknown[];
-  get(name: string, args: Record<string, string>): Promise<{ description?: string; messages: unknown[] }>;
-}
-
-export type McpCompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-
-export interface McpCompletion {
-  values: string[];
-  hasMore?: boolean;
-}
-
 /** A tool's result with `_meta` for its `CallToolResult` (e.g. that it was replayed). */
 export class CallAnswer {
   constructor(
@@ -156,15 +116,6 @@ export interface McpAnswer {
   status: number;
   body?: JsonRpcResponse | JsonRpcResponse[];
 }
-
-export const rpcError = (id: Id, code: number, message: string, data?: unknown): JsonRpcError => ({
-  jsonrpc: '2.0',
-  id,
-  error: data === undefined ? { code, message } : { code, message, data },
-});
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isId = (v: unknown): v is string | number =>
   typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
@@ -249,15 +200,6 @@ async function callTool(
   }
 }
 
-/** A provider's rejection as a JSON-RPC error: a 4xx AppError says why, anything else is internal. */
-function providerError(id: string | number, err: unknown, notFound: number): JsonRpcError {
-  if (isAppError(err) && err.status < 500) {
-    const code = err.code === 'NOT_FOUND' ? notFound : JSON_RPC_ERRORS.invalidParams;
-    return rpcError(id, code, err.message);
-  }
-  return rpcError(id, JSON_RPC_ERRORS.internal, 'Internal error');
-}
-
 /** The capabilities of `initialize`: what `deps` provides. */
 export function capabilitiesOf(deps: McpDeps): Record<string, unknown> {
   return {
@@ -267,96 +209,6 @@ export function capabilitiesOf(deps: McpDeps): Record<string, unknown> {
     ...(deps.prompts ? { prompts: { listChanged: false } } : {}),
     ...(deps.complete ? { completions: {} } : {}),
   };
-}
-
-const isStringRecord = (v: unknown): v is Record<string, string> =>
-  isObject(v) && Object.values(v).every((x) => typeof x === 'string');
-
-function completionRef(ref: unknown): McpCompletionRef | undefined {
-  if (!isObject(ref)) return undefined;
-  if (ref.type === 'ref/prompt' && typeof ref.name === 'string')
-    return { type: 'ref/prompt', name: ref.name };
-  if (ref.type === 'ref/resource' && typeof ref.uri === 'string')
-    return { type: 'ref/resource', uri: ref.uri };
-  return undefined;
-}
-
-/** `resources/*`, `prompts/*`, `completion/complete` and `logging/setLevel`; undefined: not one of them. */
-async function catalogRequest(
-  id: string | number,
-  method: string,
-  params: Record<string, unknown>,
-  deps: McpDeps,
-): Promise<JsonRpcResponse | undefined> {
-  const ok = (result: unknown): JsonRpcResult => ({ jsonrpc: '2.0', id, result });
-  const bad = (message: string) => rpcError(id, JSON_RPC_ERRORS.invalidParams, `${method}: ${message}`);
-  const { resources, prompts } = deps;
-  switch (method) {
-    case 'logging/setLevel':
-      // Accepted and checked; a stateless server keeps no level between requests and sends no
-      // log notifications (docs/tool-router.md, "MCP").
-      return typeof params.level === 'string' && MCP_LOG_LEVELS.includes(params.level)
-        ? ok({})
-        : bad(`params.level must be one of ${MCP_LOG_LEVELS.join(', ')}`);
-    case 'resources/list':
-      if (!resources) return undefined;
-      if (params.cursor !== undefined && typeof params.cursor !== 'string')
-        return bad('params.cursor must be a string');
-      try {
-        const page = await resources.list(params.cursor);
-        return ok(
-          page.nextCursor
-            ? { resources: page.resources, nextCursor: page.nextCursor }
-            : { resources: page.resources },
-        );
-      } catch (err) {
-        return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
-      }
-    case 'resources/templates/list':
-      return resources ? ok({ resourceTemplates: resources.templates }) : undefined;
-    case 'resources/read':
-      if (!resources) return undefined;
-      if (typeof params.uri !== 'string' || params.uri === '')
-        return bad('params.uri must be a non-empty string');
-      try {
-        return ok({ contents: await resources.read(params.uri) });
-      } catch (err) {
-        return providerError(id, err, JSON_RPC_ERRORS.resourceNotFound);
-      }
-    case 'prompts/list':
-      return prompts ? ok({ prompts: prompts.list }) : undefined;
-    case 'prompts/get':
-      if (!prompts) return undefined;
-      if (typeof params.name !== 'string' || params.name === '')
-        return bad('params.name must be a non-empty string');
-      if (params.arguments !== undefined && !isStringRecord(params.arguments)) {
-        return bad('params.arguments must be an object of strings');
-      }
-      try {
-        return ok(await prompts.get(params.name, params.arguments ?? {}));
-      } catch (err) {
-        return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
-      }
-    case 'completion/complete': {
-      if (!deps.complete) return undefined;
-      const ref = completionRef(params.ref);
-      const arg = params.argument;
-      if (!ref) return bad('params.ref must be {type: "ref/prompt", name} or {type: "ref/resource", uri}');
-      if (!isObject(arg) || typeof arg.name !== 'string' || typeof arg.value !== 'string') {
-        return bad('params.argument must be {name, value} (strings)');
-      }
-      try {
-        const found = await deps.complete(ref, { name: arg.name, value: arg.value });
-        const values = found.values.slice(0, 100);
-        const hasMore = found.hasMore === true || found.values.length > values.length;
-        return ok({ completion: { values, hasMore } });
-      } catch (err) {
-        return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
-      }
-    }
-    default:
-      return undefined;
-  }
 }
 
 const INSTRUCTIONS =
