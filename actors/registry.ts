@@ -33,6 +33,7 @@ import { skillsCatalogRoute } from './skills/skills.route';
 import { studioRoute } from './studio/studio.route';
 import { createAgentToolHandlers } from './tools/router/agent-tools';
 import { mcpRoute } from './tools/router/mcp.route';
+import { oauthMetadataRoute } from './tools/router/oauth-metadata.route';
 import { routeRecordsRoute } from './tools/router/route-records.route';
 import { toolsRoute } from './tools/router/tools.route';
 import { vaultActors } from './vault/vault';
@@ -72,6 +73,7 @@ export const routeModules: readonly RouteModule<Services>[] = [
   // First: its layer times every request the routes below take (actors/operations/metrics.ts).
   metricsRoute,
   mcpRoute,
+  oauthMetadataRoute,
   healthRoute,
   probesRoute,
   ffpRoute,

@@ -186,6 +186,9 @@ export function routerToolEntries(docs: readonly ConnectorDocument[]): Connector
         description: tool.description,
         inputSchema: { ...tool.inputSchema, type: 'object' },
         readOnly: tool.readOnly,
+        ...(tool.title !== undefined ? { title: tool.title } : {}),
+        ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+        ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
       });
     }
   }

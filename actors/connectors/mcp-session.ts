@@ -54,6 +54,9 @@ const MAX_SCHEMA_BYTES = 64 * 1024;
 /** Input schemas of one server together (JSON); past it, further tools get `{type: "object"}`. The document stays far below MongoDB's 16 MB. */
 const MAX_SCHEMAS_BYTES = 2 * 1024 * 1024;
 const MAX_DESCRIPTION = 2000;
+/** A tool's title, and each annotation's name and text value, at most this long; at most so many annotations. */
+const MAX_TITLE = 200;
+const MAX_ANNOTATIONS = 20;
 /** Bytes of a stdio server's stderr kept for the log line of a failed start. */
 const STDERR_TAIL = 2048;
 
@@ -132,30 +135,64 @@ export function mapConnectorError(
   return fail(`${who}: ${message.slice(0, 300) || 'connection failed'}`, reason);
 }
 
-/** The tool list entry as stored: schema forced to an object, sizes bounded. */
+/** A JSON Schema of `type: "object"` (MCP's rule for input and output schemas) without `$schema`, or undefined. */
+function objectSchema(raw: unknown): Record<string, unknown> | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const { $schema: _dialect, ...rest } = raw as Record<string, unknown>;
+  return rest.type === undefined || rest.type === 'object' ? { ...rest, type: 'object' } : undefined;
+}
+
+/** Within the sizes: the schema, its JSON counted against `budget`; else undefined. */
+function withinBudget(schema: Record<string, unknown>, budget: { bytes: number }) {
+  const size = JSON.stringify(schema).length;
+  if (size > MAX_SCHEMA_BYTES || size > budget.bytes) return undefined;
+  budget.bytes -= size;
+  return schema;
+}
+
+/** The server's annotations: every hint with a primitive value (MCP's are booleans and a title), bounded. */
+function storedAnnotations(raw: unknown): Record<string, string | number | boolean> | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const kept: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(raw).slice(0, MAX_ANNOTATIONS)) {
+    if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
+      kept[key.slice(0, MAX_TITLE)] = value;
+    else if (typeof value === 'string') kept[key.slice(0, MAX_TITLE)] = value.slice(0, MAX_TITLE);
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+/**
+ * The tool list entry as stored: schemas forced to objects, sizes bounded; the server's `title`,
+ * `outputSchema` and annotations kept (an output schema past the budget is dropped: a wrong one
+ * would make clients reject the results).
+ */
 function storedTool(
   tool: {
     name: string;
+    title?: unknown;
     description?: string;
     inputSchema?: unknown;
-    annotations?: { readOnlyHint?: boolean };
+    outputSchema?: unknown;
+    annotations?: { readOnlyHint?: boolean } & Record<string, unknown>;
   },
   budget: { bytes: number },
 ): ConnectorTool {
-  let schema: Record<string, unknown> = { type: 'object' };
-  if (tool.inputSchema && typeof tool.inputSchema === 'object' && !Array.isArray(tool.inputSchema)) {
-    const { $schema: _dialect, ...rest } = tool.inputSchema as Record<string, unknown>;
-    // One entry that is not type "object" makes MCP clients reject a whole tools/list.
-    if (rest.type === undefined || rest.type === 'object') schema = { ...rest, type: 'object' };
-    const size = JSON.stringify(schema).length;
-    if (size > MAX_SCHEMA_BYTES || size > budget.bytes) schema = { type: 'object' };
-    else budget.bytes -= size;
-  }
+  const input = objectSchema(tool.inputSchema);
+  const schema = (input && withinBudget(input, budget)) ?? { type: 'object' };
+  const output = objectSchema(tool.outputSchema);
+  const outputSchema = output && withinBudget(output, budget);
+  const annotations = storedAnnotations(tool.annotations);
   return {
     name: tool.name,
+    ...(typeof tool.title === 'string' ? { title: tool.title.slice(0, MAX_TITLE) } : {}),
     description: (tool.description ?? '').slice(0, MAX_DESCRIPTION),
     inputSchema: schema,
+    ...(outputSchema
+      ? { outputSchema: outputSchema as ConnectorTool['inputSchema'] & { type: 'object' } }
+      : {}),
     readOnly: tool.annotations?.readOnlyHint === true,
+    ...(annotations ? { annotations } : {}),
   };
 }
 

@@ -41,8 +41,20 @@ export const SealedPairSchema = z.object({
 });
 export type SealedPair = z.infer<typeof SealedPairSchema>;
 
+/**
+ * What MCP says of a tool besides its name, description and input (kept through federation, so
+ * that `mcp.<slug>.<tool>` lists as the server described it): `title`, `outputSchema` (a JSON
+ * Schema of `type: "object"`) and `annotations` (every hint the server gave, primitives only).
+ */
+export const McpToolMetadataShape = {
+  title: z.string().optional(),
+  outputSchema: z.looseObject({ type: z.literal('object') }).optional(),
+  annotations: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+};
+
 /** One tool the server announced at the last discovery. */
 export const ConnectorToolSchema = z.object({
+  ...McpToolMetadataShape,
   name: z.string(),
   description: z.string(),
   /** The server's JSON Schema, with `type: "object"` forced (MCP clients reject anything else). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConnectorTransportSchema } from '../documents/connector';
+import { ConnectorTransportSchema, McpToolMetadataShape } from '../documents/connector';
 import {
   ConnectorSlugSchema,
   CreateConnectorBodySchema,
@@ -52,6 +52,7 @@ export const ConnectorsDescribeReplySchema = z.object({
 /** `connectors.tools`: the tools of the account's enabled connectors, as registry entries. */
 export const ConnectorsToolsMessageSchema = z.object({});
 export const ConnectorToolEntrySchema = z.object({
+  ...McpToolMetadataShape,
   name: z.string(),
   description: z.string(),
   inputSchema: z.looseObject({ type: z.literal('object') }),

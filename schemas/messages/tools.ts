@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { McpToolMetadataShape } from '../documents/connector';
 
 /**
  * Messages of the tool router (docs/tool-router.md).
@@ -58,6 +59,8 @@ export type AgentInvokeToolReply = z.infer<typeof AgentInvokeToolReplySchema>;
  */
 export const AgentListToolsMessageSchema = z.object({});
 export const ListedToolSchema = z.object({
+  /** A connector tool's `title`, `outputSchema` and `annotations` (schemas/documents/connector.ts). */
+  ...McpToolMetadataShape,
   name: z.string(),
   description: z.string(),
   inputSchema: z.looseObject({ type: z.literal('object') }),

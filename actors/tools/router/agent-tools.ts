@@ -250,11 +250,14 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
         return {
           tools: tools
             .filter((tool) => isToolAllowed(tool.name, allowed))
-            .map(({ name, description, inputSchema, readOnly }) => ({
+            .map(({ name, description, inputSchema, readOnly, title, outputSchema, annotations }) => ({
               name,
               description,
               inputSchema,
               readOnly,
+              ...(title !== undefined ? { title } : {}),
+              ...(outputSchema !== undefined ? { outputSchema } : {}),
+              ...(annotations !== undefined ? { annotations } : {}),
             })),
         };
       })(),

@@ -11,7 +11,10 @@ import {
   parseIdempotencyKey,
 } from '../../../src/http/idempotency/idempotency-key';
 import { invokeToolOnce } from './keyed-tool-call';
-import { toolRouterOf } from './tool-invoke';
+import { mcpCaller, McpCallsInFlight } from './mcp-cancellation';
+import { completeFilePath, filePrompts, fileResources, type CatalogCall } from './mcp-catalog';
+import { bearerChallenge } from './oauth-metadata.route';
+import { invokeTool, toolRouterOf } from './tool-invoke';
 import { listingFor } from './tool-listing';
 import { isUnknownToolError } from './tool-registry';
 import { browserOriginGuard } from '../../../src/http/auth/dns-rebinding';
@@ -20,10 +23,11 @@ import {
   handleJsonRpc,
   isJsonRpcBody,
   JSON_RPC_ERRORS,
+  MCP_ALL_VERSIONS,
   MCP_META,
-  MCP_PROTOCOL_VERSIONS,
   rpcError,
 } from '../../../src/http/mcp/json-rpc';
+import { acceptsEventStream, McpEventStream, progressNotification } from '../../../src/http/mcp/event-stream';
 import { sendJson } from '../../../src/http/send-json';
 import { parseBody } from '../../../src/http/validation';
 import { SERVICE_VERSION } from '../../../src/version';
@@ -71,6 +75,7 @@ function callKey(header: string | undefined, meta: Record<string, unknown> | und
  * `DELETE /mcp` answer 405 (no server-initiated stream, no session to end) through the fallback.
  */
 export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => {
+  const inFlight = new McpCallsInFlight(deps.system);
   // Keys are read here, per tool call, in both dialects (keyed-tool-call.ts), not by the front door.
   router.post(
     PATH,
@@ -83,17 +88,33 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
 
       if (isJsonRpcBody(req.body)) {
         const version = req.headers['mcp-protocol-version'];
-        if (typeof version === 'string' && !MCP_PROTOCOL_VERSIONS.includes(version)) {
+        if (typeof version === 'string' && !MCP_ALL_VERSIONS.includes(version)) {
           res.status(400).json(
             rpcError(
               null,
               JSON_RPC_ERRORS.invalidRequest,
               `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)}`,
               {
-                supported: MCP_PROTOCOL_VERSIONS,
+                supported: MCP_ALL_VERSIONS,
               },
             ),
           );
+          return;
+        }
+        // `Mcp-Method` (2026-07-28) lets a proxy route on the method without the body: it must
+        // name the body's method, or the two would be routed and run differently.
+        const routed = req.headers['mcp-method'];
+        const bodyMethod = Array.isArray(req.body) ? undefined : (req.body as { method?: unknown }).method;
+        if (typeof routed === 'string' && !Array.isArray(req.body) && routed !== bodyMethod) {
+          res
+            .status(400)
+            .json(
+              rpcError(
+                null,
+                JSON_RPC_ERRORS.invalidRequest,
+                `The Mcp-Method header (${routed.slice(0, 100)}) does not name the body's method`,
+              ),
+            );
           return;
         }
         let headerKey: string | undefined;
@@ -112,18 +133,63 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
         // The caller's connector tools are looked up only for a `tools/list`, once per request.
         let listing: Promise<readonly unknown[]> | undefined;
         let replayed = false;
+        // A client that goes away before its answer cancels the calls of its request.
+        const gone = new AbortController();
+        const onClose = () => {
+          if (!res.writableFinished) gone.abort();
+        };
+        res.once('close', onClose);
+        const caller = mcpCaller(principal);
+        // Progress for a `progressToken` needs an event stream: only for a client that takes one,
+        // and for a single message (a batch's answers are one JSON array).
+        const stream =
+          acceptsEventStream(req.headers.accept) && !Array.isArray(req.body)
+            ? new McpEventStream(res)
+            : undefined;
+        // Resources, prompts and completions run the caller's own platform tools (mcp-catalog.ts).
+        const asCaller: CatalogCall = (tool, input) => invokeTool(deps, principal, { tool, input });
         const answer = await handleJsonRpc(req.body, {
           serverInfo: SERVER_INFO,
+          ...(typeof version === 'string' ? { protocolVersion: version } : {}),
           tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
-          call: async (name, args, meta) => {
+          call: async (name, args, meta, requestId) => {
             const key = callKey(headerKey, meta);
-            const once = await invokeToolOnce(deps, principal, key, { tool: name, input: args });
+            const flight = inFlight.begin(caller, requestId, gone.signal);
+            const token = meta?.progressToken;
+            const progress =
+              stream && (typeof token === 'string' || typeof token === 'number') ? token : undefined;
+            if (progress !== undefined)
+              stream!.send(progressNotification(progress, 0, 1, `${name}: started`));
+            let once;
+            try {
+              once = await invokeToolOnce(deps, principal, key, {
+                tool: name,
+                input: args,
+                signal: flight.signal,
+              });
+            } finally {
+              flight.end();
+              if (progress !== undefined)
+                stream!.send(progressNotification(progress, 1, 1, `${name}: finished`));
+            }
             if (!once.replayed) return once.result;
             replayed = true;
             return new CallAnswer(once.result, { [MCP_META.replayed]: true });
           },
+          cancelled: (requestId) => inFlight.cancel(caller, requestId),
           isUnknownTool: isUnknownToolError,
+          resources: fileResources(asCaller),
+          prompts: filePrompts(asCaller),
+          complete: completeFilePath(asCaller),
         });
+        res.off('close', onClose);
+        // The client is gone: nobody reads an answer (the cancelled call's record says why).
+        if (gone.signal.aborted) return;
+        if (stream?.isOpen) {
+          // Headers went out with the first progress: the response ends the stream.
+          stream.end(answer.body ?? {});
+          return;
+        }
         if (replayed && !Array.isArray(req.body)) res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
         if (answer.body === undefined) res.status(answer.status).end();
         else sendJson(res, answer.status, answer.body);
@@ -163,4 +229,6 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
     res.status(400).json(rpcError(null, JSON_RPC_ERRORS.parse, 'Parse error: the body is not valid JSON'));
   };
   router.use(PATH, parseErrorForMcp);
+  // A 401 tells OAuth-aware MCP clients where the resource metadata is (oauth-metadata.route.ts).
+  router.use(PATH, bearerChallenge(deps.config.PUBLIC_BASE_URL));
 };

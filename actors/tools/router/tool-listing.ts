@@ -5,8 +5,12 @@ import type { ToolEntry } from '../../../schemas/http/mcp';
 import { AgentListToolsReplySchema, type ListedTool } from '../../../schemas/messages/tools';
 import type { ResolvedAppDeps } from '../../../src/http/app.types';
 
-/** An MCP `tools/list` entry. */
-export type McpToolEntry = ToolEntry & { annotations: { readOnlyHint: boolean } };
+/** An MCP `tools/list` entry (a connector tool's carries its server's title, outputSchema and hints). */
+export type McpToolEntry = ToolEntry & {
+  title?: string;
+  outputSchema?: Record<string, unknown>;
+  annotations: { readOnlyHint: boolean } & Record<string, string | number | boolean>;
+};
 
 /** What one caller sees listed: the built-in tools and its extra (connector) tools, sorted by name. */
 export interface CallerListing {
@@ -65,11 +69,14 @@ export async function listingFor(
     tools: [...builtin.entries, ...entries].sort(byName),
     mcpTools: [
       ...builtin.mcpTools,
-      ...extra.map(({ name, description, inputSchema, readOnly }) => ({
+      ...extra.map(({ name, title, description, inputSchema, outputSchema, readOnly, annotations }) => ({
         name,
+        ...(title !== undefined ? { title } : {}),
         description,
         inputSchema,
-        annotations: { readOnlyHint: readOnly },
+        ...(outputSchema !== undefined ? { outputSchema } : {}),
+        // Every hint the server gave; readOnlyHint as the router enforces it (absent: false).
+        annotations: { ...annotations, readOnlyHint: readOnly },
       })),
     ].sort(byName),
     personal: true,

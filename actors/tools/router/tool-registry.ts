@@ -22,6 +22,10 @@ export interface ExternalToolEntry {
   /** JSON Schema of the input, `type: "object"`. */
   readonly inputSchema: { type: 'object' } & Record<string, unknown>;
   readonly readOnly: boolean;
+  /** A connector tool's MCP metadata, as its server gave it. */
+  readonly title?: string;
+  readonly outputSchema?: { type: 'object' } & Record<string, unknown>;
+  readonly annotations?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /**

@@ -1,4 +1,27 @@
 import { isAppError, isUncertainOutcome } from '../../../schemas/errors';
+import {
+  catalogRequest,
+  type McpCompletion,
+  type McpCompletionRef,
+  type McpPromptProvider,
+  type McpResourceProvider,
+} from './catalog-methods';
+import { isObject, JSON_RPC_ERRORS, rpcError, type JsonRpcResponse } from './json-rpc-messages';
+
+export {
+  MCP_LOG_LEVELS,
+  type McpCompletion,
+  type McpCompletionRef,
+  type McpPromptProvider,
+  type McpResourceProvider,
+} from './catalog-methods';
+export {
+  JSON_RPC_ERRORS,
+  rpcError,
+  type JsonRpcError,
+  type JsonRpcResponse,
+  type JsonRpcResult,
+} from './json-rpc-messages';
 
 /**
  * The MCP dialect of `POST /mcp`: JSON-RPC 2.0 over Streamable HTTP, stateless (no session id, no
@@ -6,17 +29,21 @@ import { isAppError, isUncertainOutcome } from '../../../schemas/errors';
  * through `deps.call`, the same path as the spec's dialect. See docs/tool-router.md.
  */
 
-/** Protocol versions this server speaks, newest first. A client's supported version is echoed. */
+/** Protocol versions of the `initialize` eras, newest first. A client's supported version is echoed. */
 export const MCP_PROTOCOL_VERSIONS = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
 
-/** JSON-RPC and MCP error codes. */
-export const JSON_RPC_ERRORS = Object.freeze({
-  parse: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internal: -32603,
-});
+/**
+ * Versions of the stateless era (no `initialize`: `server/discover`, the version in the
+ * `MCP-Protocol-Version` header of every request). See docs/tool-router.md ("MCP 2026-07-28")
+ * for exactly what of that revision is implemented.
+ */
+export const MCP_STATELESS_VERSIONS = Object.freeze(['2026-07-28']);
+
+/** Every version a request may name in `MCP-Protocol-Version`, newest first. */
+export const MCP_ALL_VERSIONS = Object.freeze([...MCP_STATELESS_VERSIONS, ...MCP_PROTOCOL_VERSIONS]);
+
+/** How long a 2026-era client may reuse a `tools/list` (`ttlMs`) unless the deps say otherwise. */
+export const DEFAULT_TOOLS_TTL_MS = 60_000;
 
 /**
  * This server's `_meta` fields (MCP reserves unprefixed names; ours carry a prefix):
@@ -32,25 +59,13 @@ export const MCP_META = Object.freeze({
   mayHaveRun: 'io.agent-runtime/mayHaveRun',
 });
 
-type Id = string | number | null;
-
-export interface JsonRpcError {
-  jsonrpc: '2.0';
-  id: Id;
-  error: { code: number; message: string; data?: unknown };
-}
-
-export interface JsonRpcResult {
-  jsonrpc: '2.0';
-  id: string | number;
-  result: unknown;
-}
-
-export type JsonRpcResponse = JsonRpcError | JsonRpcResult;
-
 /** What the dialect needs from the router. */
 export interface McpDeps {
   serverInfo: { name: string; version: string };
+  /** The request's `MCP-Protocol-Version` header, when it named one (checked by the route). */
+  protocolVersion?: string;
+  /** `ttlMs` of a 2026-era `tools/list` and `server/discover` (default DEFAULT_TOOLS_TTL_MS). */
+  toolsTtlMs?: number;
   /**
    * MCP tool objects for `tools/list`, or a function that lists them (called only when a
    * `tools/list` is received; it should not reject, a rejection answers -32603).
@@ -61,12 +76,31 @@ export interface McpDeps {
    * `meta` is the request's `params._meta` when it is an object. Resolves the result, or a
    * `CallAnswer` to add `_meta` to the `CallToolResult`.
    */
-  call(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<unknown>;
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    meta: Record<string, unknown> | undefined,
+    requestId: string | number,
+  ): Promise<unknown>;
+  /**
+   * `notifications/cancelled {requestId}`: the client gave up on that request (a `tools/call`
+   * still running should stop). Absent, the notification is ignored.
+   */
+  cancelled?(requestId: string | number): Promise<void>;
   /**
    * Whether a rejection of `call` means the tool does not exist (a protocol error, -32602)
    * rather than a tool error (a result with `isError`). The router's test is passed in.
    */
   isUnknownTool(err: unknown): boolean;
+  /** `resources/*`: absent, those methods answer -32601 and no capability is advertised. */
+  resources?: McpResourceProvider;
+  /** `prompts/*`: absent, those methods answer -32601 and no capability is advertised. */
+  prompts?: McpPromptProvider;
+  /**
+   * `completion/complete` for a prompt argument or a resource-template variable. Resolves the
+   * candidate values (at most 100 are sent) and whether there are more.
+   */
+  complete?(ref: McpCompletionRef, argument: { name: string; value: string }): Promise<McpCompletion>;
 }
 
 /** A tool's result with `_meta` for its `CallToolResult` (e.g. that it was replayed). */
@@ -82,15 +116,6 @@ export interface McpAnswer {
   status: number;
   body?: JsonRpcResponse | JsonRpcResponse[];
 }
-
-export const rpcError = (id: Id, code: number, message: string, data?: unknown): JsonRpcError => ({
-  jsonrpc: '2.0',
-  id,
-  error: data === undefined ? { code, message } : { code, message, data },
-});
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isId = (v: unknown): v is string | number =>
   typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
@@ -158,7 +183,7 @@ async function callTool(
     return rpcError(id, JSON_RPC_ERRORS.invalidParams, 'tools/call: params.arguments must be an object');
   }
   try {
-    const answer = await deps.call(name, args ?? {}, isObject(meta) ? meta : undefined);
+    const answer = await deps.call(name, args ?? {}, isObject(meta) ? meta : undefined, id);
     if (answer instanceof CallAnswer) {
       const result: Record<string, unknown> = toolResult(answer.result, name);
       const own = isObject(result._meta) ? result._meta : {};
@@ -175,26 +200,70 @@ async function callTool(
   }
 }
 
+/** The capabilities of `initialize`: what `deps` provides. */
+export function capabilitiesOf(deps: McpDeps): Record<string, unknown> {
+  return {
+    tools: { listChanged: false },
+    logging: {},
+    ...(deps.resources ? { resources: { subscribe: false, listChanged: false } } : {}),
+    ...(deps.prompts ? { prompts: { listChanged: false } } : {}),
+    ...(deps.complete ? { completions: {} } : {}),
+  };
+}
+
+const INSTRUCTIONS =
+  "Built-in tools are named platform.<tool> (the bare name works too); your account's connector tools are mcp.<connector>.<tool>. Results are JSON; secrets in results are redacted.";
+
+const isStateless = (deps: McpDeps) =>
+  deps.protocolVersion !== undefined && MCP_STATELESS_VERSIONS.includes(deps.protocolVersion);
+
+async function listTools(deps: McpDeps): Promise<readonly unknown[]> {
+  return typeof deps.tools === 'function' ? deps.tools() : deps.tools;
+}
+
 async function request(id: string | number, method: string, params: Record<string, unknown>, deps: McpDeps) {
   switch (method) {
+    case 'server/discover': {
+      // The stateless era's handshake in one answer: what `initialize` said, plus the tool list.
+      let tools: readonly unknown[];
+      try {
+        tools = await listTools(deps);
+      } catch {
+        return rpcError(id, JSON_RPC_ERRORS.internal, 'Internal error: the tools could not be listed');
+      }
+      return {
+        jsonrpc: '2.0' as const,
+        id,
+        result: {
+          protocolVersion: isStateless(deps) ? deps.protocolVersion : MCP_ALL_VERSIONS[0],
+          supportedVersions: MCP_ALL_VERSIONS,
+          capabilities: capabilitiesOf(deps),
+          serverInfo: deps.serverInfo,
+          instructions: INSTRUCTIONS,
+          tools,
+          ttlMs: deps.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS,
+        },
+      };
+    }
     case 'initialize':
       return {
         jsonrpc: '2.0' as const,
         id,
         result: {
           protocolVersion: negotiateVersion(params.protocolVersion),
-          capabilities: { tools: { listChanged: false } },
+          capabilities: capabilitiesOf(deps),
           serverInfo: deps.serverInfo,
-          instructions:
-            "Built-in tools are named platform.<tool> (the bare name works too); your account's connector tools are mcp.<connector>.<tool>. Results are JSON; secrets in results are redacted.",
+          instructions: INSTRUCTIONS,
         },
       };
     case 'ping':
       return { jsonrpc: '2.0' as const, id, result: {} };
     case 'tools/list': {
       try {
-        const tools = typeof deps.tools === 'function' ? await deps.tools() : deps.tools;
-        return { jsonrpc: '2.0' as const, id, result: { tools } };
+        const tools = await listTools(deps);
+        // The 2026 era's cacheable list: how long the client may reuse it.
+        const ttl = isStateless(deps) ? { ttlMs: deps.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS } : {};
+        return { jsonrpc: '2.0' as const, id, result: { tools, ...ttl } };
       } catch {
         return rpcError(id, JSON_RPC_ERRORS.internal, 'Internal error: the tools could not be listed');
       }
@@ -202,7 +271,10 @@ async function request(id: string | number, method: string, params: Record<strin
     case 'tools/call':
       return callTool(id, params, deps);
     default:
-      return rpcError(id, JSON_RPC_ERRORS.methodNotFound, `Method not found: ${method.slice(0, 100)}`);
+      return (
+        (await catalogRequest(id, method, params, deps)) ??
+        rpcError(id, JSON_RPC_ERRORS.methodNotFound, `Method not found: ${method.slice(0, 100)}`)
+      );
   }
 }
 
@@ -232,8 +304,14 @@ async function handleMessage(message: unknown, deps: McpDeps): Promise<JsonRpcRe
       ? undefined
       : rpcError(id, JSON_RPC_ERRORS.invalidParams, 'Invalid params: params must be an object');
   }
-  // Notifications (initialized, cancelled, progress, roots changed, …) need nothing from a stateless server.
-  if (isNotification) return undefined;
+  if (isNotification) {
+    // Cancellation is the one notification that asks for something; the others (initialized,
+    // progress, roots changed, …) need nothing from a stateless server.
+    if (message.method === 'notifications/cancelled' && deps.cancelled && isId(params?.requestId)) {
+      await deps.cancelled(params.requestId).catch(() => undefined);
+    }
+    return undefined;
+  }
   return request(message.id as string | number, message.method, params ?? {}, deps);
 }
 

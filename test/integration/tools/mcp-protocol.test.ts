@@ -6,9 +6,11 @@ import { SERVICE_VERSION } from '../../../src/version';
 import { startRouterHarness, type RouterHarness } from './support/router-harness';
 
 let h: RouterHarness;
+/** The address the service says it is reached at (the OAuth resource metadata names it). */
+const PUBLIC_BASE_URL = 'https://mcp.example.test';
 
 beforeAll(async () => {
-  h = await startRouterHarness();
+  h = await startRouterHarness({}, { PUBLIC_BASE_URL });
 });
 afterAll(async () => {
   await h.stop();
@@ -38,7 +40,13 @@ describe('MCP dialect through the official SDK client', () => {
     const client = await connect(token);
     try {
       expect(client.getServerVersion()).toEqual({ name: 'agent-runtime-service', version: SERVICE_VERSION });
-      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
+      expect(client.getServerCapabilities()).toEqual({
+        tools: { listChanged: false },
+        logging: {},
+        resources: { subscribe: false, listChanged: false },
+        prompts: { listChanged: false },
+        completions: {},
+      });
 
       const { tools } = await client.listTools();
       const registry = (await h.http().get('/tools')).body.tools as Array<{ name: string }>;
@@ -89,6 +97,40 @@ describe('MCP dialect through the official SDK client', () => {
   it('surfaces a missing or bad token as HTTP 401', async () => {
     await expect(connect()).rejects.toMatchObject({ code: 401 });
     await expect(connect('bad.token.value')).rejects.toMatchObject({ code: 401 });
+  });
+
+  it('challenges a 401 with the resource metadata of RFC 9728, which names the tokens it takes', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const anonymous = await h
+      .http()
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .send(init);
+    expect(anonymous.status).toBe(401);
+    const metadataUrl = `${PUBLIC_BASE_URL}/.well-known/oauth-protected-resource/mcp`;
+    expect(anonymous.headers['www-authenticate']).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+    const bad = await rpc('bad.token.value', init);
+    expect(bad.status).toBe(401);
+    expect(bad.headers['www-authenticate']).toBe(
+      `Bearer error="invalid_token", resource_metadata="${metadataUrl}"`,
+    );
+    // Other routes' 401s carry no MCP challenge.
+    expect((await h.http().get('/api/executions')).headers['www-authenticate']).toBeUndefined();
+
+    for (const path of [
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+    ]) {
+      const res = await h.http().get(path);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        resource: `${PUBLIC_BASE_URL}/mcp`,
+        authorization_servers: [],
+        bearer_methods_supported: ['header'],
+        scopes_supported: ['mcp_connector'],
+        resource_name: `agent-runtime-service ${SERVICE_VERSION}`,
+      });
+    }
   });
 
   it("speaks the SDK's newest protocol version", () => {
@@ -149,12 +191,12 @@ describe('MCP dialect on the wire', () => {
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.code).toBe(-32600);
 
-    const method = await rpc(token, { jsonrpc: '2.0', id: 3, method: 'prompts/list' });
+    const method = await rpc(token, { jsonrpc: '2.0', id: 3, method: 'sampling/createMessage' });
     expect(method.status).toBe(200);
     expect(method.body).toEqual({
       jsonrpc: '2.0',
       id: 3,
-      error: { code: -32601, message: 'Method not found: prompts/list' },
+      error: { code: -32601, message: 'Method not found: sampling/createMessage' },
     });
 
     const params = await rpc(token, {
@@ -203,5 +245,58 @@ describe('MCP dialect on the wire', () => {
       .send('{"tool": ');
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', error: 'Malformed JSON body' });
+  });
+});
+
+describe('MCP 2026-07-28 (stateless era) on the wire', () => {
+  let token: string;
+  beforeAll(async () => {
+    token = (await h.agent()).token;
+  });
+  const rpc2026 = (body: Record<string, unknown>) =>
+    rpc(token, body).set('MCP-Protocol-Version', '2026-07-28').set('Mcp-Method', String(body.method));
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '0' },
+  };
+
+  it('server/discover answers capabilities, versions and the tool list without initialize', async () => {
+    const res = await rpc2026({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } });
+    expect(res.status).toBe(200);
+    const listed = await rpc(token, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(res.body.result).toEqual({
+      protocolVersion: '2026-07-28',
+      supportedVersions: ['2026-07-28', ...MCP_PROTOCOL_VERSIONS],
+      capabilities: expect.objectContaining({ tools: { listChanged: false }, resources: expect.any(Object) }),
+      serverInfo: { name: 'agent-runtime-service', version: SERVICE_VERSION },
+      instructions: expect.any(String),
+      tools: listed.body.result.tools,
+      ttlMs: 60_000,
+    });
+  });
+
+  it('tools/list carries ttlMs in the 2026 era only; tools/call takes _meta on the request', async () => {
+    const list2026 = await rpc2026({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } });
+    expect(list2026.body.result.ttlMs).toBe(60_000);
+    const list2025 = await rpc(token, { jsonrpc: '2.0', id: 1, method: 'tools/list' }).set(
+      'MCP-Protocol-Version',
+      '2025-11-25',
+    );
+    expect(list2025.body.result).not.toHaveProperty('ttlMs');
+    const call = await rpc2026({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'mem_get', arguments: { key: 'k' }, _meta: meta },
+    });
+    expect(call.body.result).toMatchObject({ isError: false, structuredContent: { found: false } });
+  });
+
+  it('Mcp-Method must name the body method', async () => {
+    const res = await rpc(token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mem_get' } })
+      .set('MCP-Protocol-Version', '2026-07-28')
+      .set('Mcp-Method', 'tools/list');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32600);
   });
 });

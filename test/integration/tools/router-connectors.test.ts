@@ -93,13 +93,26 @@ describe('listings: connector tools for the callers who may call them', () => {
     expect((await h.http().get('/health')).body.tools).toBe(anonymous.body.tools.length);
   });
 
-  it('MCP tools/list (authenticated): the same, with readOnlyHint from the server', async () => {
+  it("MCP tools/list (authenticated): the same, with the server's title, outputSchema and every annotation", async () => {
     const res = await rpc(account.auth, 'tools/list');
     expect(res.status).toBe(200);
-    const tools = res.body.result.tools as Array<{ name: string; annotations: { readOnlyHint: boolean } }>;
+    const tools = res.body.result.tools as Array<Record<string, unknown> & { name: string }>;
     expect(connectorNames(tools)).toEqual(CONNECTOR_TOOLS);
-    expect(tools.find((t) => t.name === 'mcp.calc.echo')!.annotations).toEqual({ readOnlyHint: true });
-    expect(tools.find((t) => t.name === 'mcp.calc.add')!.annotations).toEqual({ readOnlyHint: false });
+    const echo = tools.find((t) => t.name === 'mcp.calc.echo')!;
+    expect(echo.title).toBe('Echo');
+    expect(echo.annotations).toEqual({
+      title: 'Echo a message',
+      readOnlyHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    const add = tools.find((t) => t.name === 'mcp.calc.add')!;
+    expect(add.annotations).toEqual({ readOnlyHint: false });
+    expect(add.title).toBeUndefined();
+    expect(add.outputSchema).toEqual(
+      expect.objectContaining({ type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] }),
+    );
+    expect(add.outputSchema).not.toHaveProperty('$schema');
     expect(tools.find((t) => t.name === 'platform.mem_get')).toBeDefined();
   });
 

@@ -25,9 +25,15 @@ function buildServer(started: string[], cancelled: string[]): McpServer {
   server.registerTool(
     'echo',
     {
+      title: 'Echo',
       description: 'Echoes the message back',
       inputSchema: { message: z.string() },
-      annotations: { readOnlyHint: true },
+      annotations: {
+        title: 'Echo a message',
+        readOnlyHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     async ({ message }) => ({ content: [{ type: 'text', text: `echo: ${message}` }] }),
   );

@@ -46,7 +46,7 @@ describe('MCP JSON-RPC dialect', () => {
         id: 1,
         result: expect.objectContaining({
           protocolVersion: '2025-03-26',
-          capabilities: { tools: { listChanged: false } },
+          capabilities: { tools: { listChanged: false }, logging: {} },
           serverInfo: { name: 'svc', version: '1.2.3' },
         }),
       },
@@ -199,5 +199,116 @@ describe('MCP JSON-RPC dialect', () => {
       content: [{ text: 'UNAVAILABLE: Broker down' }],
       _meta: { 'io.agent-runtime/mayHaveRun': false },
     });
+  });
+
+  it('routes notifications/cancelled to deps.cancelled and hands call its request id', async () => {
+    const cancelled: Array<string | number> = [];
+    const seen: Array<string | number> = [];
+    const own: McpDeps = {
+      ...deps,
+      call: async (_name, _args, _meta, requestId) => {
+        seen.push(requestId);
+        return true;
+      },
+      cancelled: async (requestId) => {
+        cancelled.push(requestId);
+      },
+    };
+    const note = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'r-1' } };
+    expect(await handleJsonRpc(note, own)).toEqual({ status: 202 });
+    // Without a usable requestId there is nothing to cancel; still a 202.
+    const bad = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: {} } };
+    expect(await handleJsonRpc(bad, own)).toEqual({ status: 202 });
+    expect(cancelled).toEqual(['r-1']);
+    await handleJsonRpc(rpc('tools/call', { name: 'x' }, 42), own);
+    expect(seen).toEqual([42]);
+  });
+
+  it('answers resources, prompts and completion from their providers, mapping their errors', async () => {
+    const own: McpDeps = {
+      ...deps,
+      resources: {
+        list: async (cursor) => ({
+          resources: [{ uri: 'x:///a', name: 'a' }],
+          ...(cursor ? {} : { nextCursor: 'c2' }),
+        }),
+        read: async (uri) => {
+          if (uri === 'x:///a') return [{ uri, text: 'A' }];
+          if (uri === 'x:///denied') throw errors.forbidden('not yours to read');
+          if (uri === 'x:///boom') throw new Error('secret internals');
+          throw errors.notFound('No such resource');
+        },
+        templates: [{ uriTemplate: 'x:///{name}', name: 'x' }],
+      },
+      prompts: {
+        list: [{ name: 'p' }],
+        get: async (name) => {
+          if (name !== 'p') throw errors.notFound('Unknown prompt');
+          return { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] };
+        },
+      },
+      complete: async () => ({ values: Array.from({ length: 150 }, (_, i) => `v${i}`) }),
+    };
+    const result = async (method: string, params?: unknown) =>
+      (await handleJsonRpc(rpc(method, params), own)).body;
+    expect(await result('initialize', {})).toMatchObject({
+      result: {
+        capabilities: {
+          tools: { listChanged: false },
+          logging: {},
+          resources: { subscribe: false, listChanged: false },
+          prompts: { listChanged: false },
+          completions: {},
+        },
+      },
+    });
+    expect(await result('resources/list')).toMatchObject({
+      result: { resources: [{ name: 'a' }], nextCursor: 'c2' },
+    });
+    expect(await result('resources/list', { cursor: 'c2' })).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { resources: [{ uri: 'x:///a', name: 'a' }] },
+    });
+    expect(await result('resources/templates/list')).toMatchObject({
+      result: { resourceTemplates: [{ name: 'x' }] },
+    });
+    expect(await result('resources/read', { uri: 'x:///a' })).toMatchObject({
+      result: { contents: [{ text: 'A' }] },
+    });
+    expect(await result('resources/read', { uri: 'x:///gone' })).toMatchObject({ error: { code: -32002 } });
+    expect(await result('resources/read', { uri: 'x:///denied' })).toMatchObject({
+      error: { code: -32602, message: 'not yours to read' },
+    });
+    expect(await result('resources/read', { uri: 'x:///boom' })).toMatchObject({
+      error: { code: -32603, message: 'Internal error' },
+    });
+    expect(await result('resources/read', {})).toMatchObject({ error: { code: -32602 } });
+    expect(await result('prompts/list')).toMatchObject({ result: { prompts: [{ name: 'p' }] } });
+    expect(await result('prompts/get', { name: 'p' })).toMatchObject({
+      result: { messages: [{ role: 'user' }] },
+    });
+    expect(await result('prompts/get', { name: 'q' })).toMatchObject({ error: { code: -32602 } });
+    expect(await result('prompts/get', { name: 'p', arguments: { n: 1 } })).toMatchObject({
+      error: { code: -32602 },
+    });
+    const completion = (await result('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'p' },
+      argument: { name: 'a', value: '' },
+    })) as { result: { completion: { values: string[]; hasMore: boolean } } };
+    expect(completion.result.completion.values).toHaveLength(100);
+    expect(completion.result.completion.hasMore).toBe(true);
+    expect(
+      await result('completion/complete', { ref: { type: 'ref/other' }, argument: { name: 'a', value: '' } }),
+    ).toMatchObject({
+      error: { code: -32602 },
+    });
+    expect(await result('logging/setLevel', { level: 'debug' })).toMatchObject({ result: {} });
+    expect(await result('logging/setLevel', { level: 'verbose' })).toMatchObject({ error: { code: -32602 } });
+    // Without providers these methods do not exist.
+    expect((await handleJsonRpc(rpc('resources/list'), deps)).body).toMatchObject({
+      error: { code: -32601 },
+    });
+    expect((await handleJsonRpc(rpc('prompts/list'), deps)).body).toMatchObject({ error: { code: -32601 } });
   });
 });
