@@ -138,7 +138,13 @@ export class CrewService {
     }, this.deps.heartbeatMs);
     this.heartbeat.unref();
     for (const duty of this.deps.offersDuties ? this.duties.values() : []) {
-      const timer = setInterval(() => void this.tick(duty), duty.intervalMs);
+      const timer = setInterval(
+        () =>
+          void this.tick(duty).catch((err: unknown) =>
+            this.deps.logger.warn({ err, duty: duty.name }, 'crew: duty tick failed'),
+          ),
+        duty.intervalMs,
+      );
       timer.unref();
       this.timers.push(timer);
     }
@@ -316,9 +322,16 @@ export class CrewService {
     const key = RUN_PREFIX + duty.name;
     const token = `${this.nodeId}:${Date.now()}`;
     const t0 = performance.now();
-    if (!(await this.cache.set(key, token, { ttlMs: Math.max(lockMs, 1000), onlyIfAbsent: true }))) {
-      return { duty: duty.name, ok: true, items: 0, ms: 0, skipped: 'running elsewhere' };
+    let locked: boolean;
+    try {
+      locked = await this.cache.set(key, token, { ttlMs: Math.max(lockMs, 1000), onlyIfAbsent: true });
+    } catch (err) {
+      // No run lock without the cache (a Redis blip): the duty waits for the next tick. Reported,
+      // never thrown: a timer's rejection would end the process.
+      const error = `the duty's run lock could not be taken: ${err instanceof Error ? err.message : String(err)}`;
+      return { duty: duty.name, ok: false, items: 0, ms: 0, error };
     }
+    if (!locked) return { duty: duty.name, ok: true, items: 0, ms: 0, skipped: 'running elsewhere' };
     try {
       const items = await duty.run();
       this.deps.logger.debug({ duty: duty.name, items }, 'crew: duty ran');

@@ -170,4 +170,23 @@ describe('CrewService', () => {
     await expect(a.failover('duty:nothing', 'x', 'y')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(a.failover('duty:broken', 'x', 'y')).rejects.toMatchObject({ code: 'CONFLICT' });
   });
+
+  it('a cache that fails while a duty takes its run lock is reported, never thrown (a timer would crash the process)', async () => {
+    let runs = 0;
+    const a = member('node-a', [{ name: 'sweeper', intervalMs: 60_000, run: async () => ++runs }]);
+    const set = cache.set.bind(cache);
+    cache.set = async () => {
+      throw new Error('Command timed out');
+    };
+    expect(await a.runAll()).toEqual([
+      expect.objectContaining({
+        duty: 'sweeper',
+        ok: false,
+        error: expect.stringContaining('Command timed out'),
+      }),
+    ]);
+    expect(runs).toBe(0);
+    cache.set = set;
+    expect((await a.runAll())[0]).toMatchObject({ ok: true, items: 1 });
+  });
 });
