@@ -60,6 +60,8 @@ export interface CrewDeps {
   >;
   /** Deployments sharing a Redis stay apart (AMQP_PREFIX): keys are `crew:<cluster>:...`. */
   readonly cluster: string;
+  /** Seeds of the catalogs (the skill store's), run again by bootstrap (idempotent): name → run. */
+  readonly seeds?: Readonly<Record<string, () => Promise<unknown>>>;
 }
 
 const NODE_PREFIX = 'node:';
@@ -273,17 +275,21 @@ export class CrewService {
   }
 
   /**
-   * Bootstrap: declares the indexes of every collection again (idempotent) and stores the crew of
-   * every feature; says what it created and what was already there.
+   * Bootstrap: declares the indexes of every collection again (idempotent), seeds the catalogs
+   * again (idempotent: the skill store's) and stores the crew of every feature; says what it
+   * created and what was already there.
    */
   async bootstrap(): Promise<{
     indexes: { created: string[]; alreadyThere: number };
+    catalogs: Record<string, unknown>;
     crews: { assigned: string[]; alreadyAssigned: string[] };
   }> {
     const reports = this.deps.declareIndexes ? await this.deps.declareIndexes() : [];
     const created = reports.flatMap((r) => r.created.map((name) => `${r.collection}.${name}`));
     const alreadyThere = reports.reduce((n, r) => n + r.unchanged.length, 0);
-    return { indexes: { created, alreadyThere }, crews: await this.assignAll() };
+    const catalogs: Record<string, unknown> = {};
+    for (const [name, seed] of Object.entries(this.deps.seeds ?? {})) catalogs[name] = await seed();
+    return { indexes: { created, alreadyThere }, catalogs, crews: await this.assignAll() };
   }
 
   /** Stores the crew of every feature now: what was assigned and what already was. */

@@ -26,6 +26,8 @@ export function createCrew(
     duties?: readonly Duty[];
     /** Every collection definition, for bootstrap's index declaration. */
     collections?: readonly CollectionDefinition[];
+    /** Catalog seeds bootstrap runs again (the skill store's). */
+    seeds?: Readonly<Record<string, () => Promise<unknown>>>;
   },
 ): CrewService {
   const { config, system, cache, logger, executions, vault } = services;
@@ -41,6 +43,7 @@ export function createCrew(
     runtime,
     cluster: config.AMQP_PREFIX,
     offersDuties: options.hostsActors,
+    seeds: options.seeds,
     declareIndexes: () => services.documents.ensureIndexes(options.collections ?? []),
   });
   if (config.AMQP_URL && cache.kind === 'memory') {

@@ -133,6 +133,7 @@ export function buildServices(
     vaultSweepIntervalMs: options.vault?.sweepIntervalMs,
     duties: options.crew?.duties,
     collections: collectionDefinitions,
+    seeds: { skills: () => s.skills!.seed() },
   });
   onClose(() => s.crew!.stop());
   return Object.freeze(services);

@@ -124,6 +124,9 @@ describe('ops-admin routes', () => {
     // The indexes were declared at boot: bootstrap finds them all in place.
     expect(first.body.result.indexes.created).toEqual([]);
     expect(first.body.result.indexes.alreadyThere).toBeGreaterThan(10);
+    // The skill store's seed catalog again: seeded at boot, so nothing new (idempotent).
+    expect(first.body.result.catalogs.skills).toMatchObject({ inserted: 0, updated: 0 });
+    expect(first.body.result.catalogs.skills.unchanged).toBeGreaterThanOrEqual(30);
     await runtime.documents.db.collection('executions').dropIndex('lease_until');
     const third = await request(url).post('/api/ops/crew/bootstrap').set(bearer(ADMIN_TOKEN));
     expect(third.body.result.indexes.created).toEqual(['executions.lease_until']);
