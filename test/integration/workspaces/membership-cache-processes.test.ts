@@ -45,6 +45,9 @@ describeWithService('redis', 'membership across processes with Redis cut for som
     const open = async (url: string) => {
       const cache = await RedisCache.connect(url, { maxReconnectDelayMs: 100 });
       caches.push(cache);
+      // One round trip first: the membership's cache calls are bounded (250 ms), and a first call
+      // on a loaded machine may take longer than that and fall back to the documents.
+      await cache.get(`${prefix}warm-up`);
       return new WorkspaceMembership(workspaces, members, epochs.repo, cache.namespace(prefix));
     };
     const p1 = await open(proxy.url(redisUrl));
