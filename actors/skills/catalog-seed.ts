@@ -6,7 +6,7 @@ import {
 import { isAppError } from '../../schemas/errors';
 import type { Logger } from '../../src/logging/logger';
 import type { Repository } from '../../src/store/mongo';
-import { contentFields, type SkillContent } from './skill-content';
+import { contentFields, newSkillStats, type SkillContent } from './skill-content';
 
 /** What one pass of the seed did. */
 export interface SeedReport {
@@ -54,15 +54,7 @@ export async function seedCatalog(
           ...fields,
           source: 'catalog',
           listed: true,
-          installCount: 0,
-          activeInstalls: 0,
-          useCount: 0,
-          rating: null,
-          ratingCount: 0,
-          ratingSum: 0,
-          publishedAt: now,
-          createdAt: now,
-          updatedAt: now,
+          ...newSkillStats(now),
         });
         if (inserted) report.inserted += 1;
         else report.unchanged += 1; // another process inserted it first

@@ -127,3 +127,18 @@ export function contentFields(content: SkillContent) {
     contentHash: contentHashOf(content),
   } satisfies Partial<SkillDocument>;
 }
+
+/** The counters and dates of a skill entering the store (seeded or published): nothing used yet. */
+export function newSkillStats(now: Date) {
+  return {
+    installCount: 0,
+    activeInstalls: 0,
+    useCount: 0,
+    rating: null,
+    ratingCount: 0,
+    ratingSum: 0,
+    publishedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

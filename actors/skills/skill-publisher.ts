@@ -7,7 +7,13 @@ import type { Sandbox } from '../../src/sandbox';
 import type { Repository } from '../../src/store/mongo';
 import { capabilityRequired, planHas } from '../identity/plans';
 import { runCapability } from './capability-script';
-import { checkSkillContent, contentFields, SkillContentSchema, type SkillContent } from './skill-content';
+import {
+  checkSkillContent,
+  contentFields,
+  newSkillStats,
+  SkillContentSchema,
+  type SkillContent,
+} from './skill-content';
 import { dependencyOrder } from './skill-dependencies';
 import { skillDetail } from './skill-views';
 
@@ -208,15 +214,7 @@ export class SkillPublisher {
           source: 'published',
           publisherAccountId: accountId,
           listed: body.published,
-          installCount: 0,
-          activeInstalls: 0,
-          useCount: 0,
-          rating: null,
-          ratingCount: 0,
-          ratingSum: 0,
-          publishedAt: now,
-          createdAt: now,
-          updatedAt: now,
+          ...newSkillStats(now),
         });
       }
     } catch (err) {
