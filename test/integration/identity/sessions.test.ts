@@ -63,9 +63,11 @@ describe('GET /api/session', () => {
       expect(res.body.code).toBe('UNAUTHORIZED');
     }
     const sub = subjectOf(account.token!, h.jwtSecret);
-    const shortLived = h.tokens(1000).issue({ sub, typ: 'account' });
+    // exp counts whole seconds from the second of issue, so a 3 s token lives between 2 and 3 s:
+    // long enough for the first call on a loaded machine, and surely past after 3.1 s.
+    const shortLived = h.tokens(3000).issue({ sub, typ: 'account' });
     await h.client().get('/api/session').set('Authorization', bearer(shortLived.token)).expect(200);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 3100));
     const expired = await h
       .client()
       .get('/api/session')
