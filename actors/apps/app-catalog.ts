@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Filter } from 'mongodb';
 import type { AccountDocument } from '../../schemas/documents/account';
-import type { AppDocument } from '../../schemas/documents/app';
+import type { AppDocument, AppInstallationDocument } from '../../schemas/documents/app';
 import type { DeveloperDocument } from '../../schemas/documents/skill';
 import { errors } from '../../schemas/errors';
 import type { ListAppsQuery, PublishAppBody } from '../../schemas/http/apps';
@@ -15,12 +15,19 @@ export interface AppCatalogDeps {
   apps: Repository<AppDocument>;
   developers: Repository<DeveloperDocument>;
   accounts: Repository<AccountDocument>;
+  /** Read for developer profiles' active users. */
+  installations?: Repository<AppInstallationDocument>;
+  /** Called after a publication (discovery drops its cached rows). */
+  onChange?: () => void;
   now?: () => Date;
 }
+
+const ACTIVE_WINDOW_MS = 30 * 24 * 3600 * 1000;
 
 const SORTS: Record<ListAppsQuery['sort'], Record<string, 1 | -1>> = {
   popular: { installCount: -1, _id: 1 },
   recent: { updatedAt: -1, _id: 1 },
+  rating: { rating: -1, ratingCount: -1, _id: 1 },
   name: { nameKey: 1, _id: 1 },
 };
 
@@ -119,9 +126,16 @@ export class AppCatalog implements DeveloperAppsSource {
         versions: [version],
         installCount: 0,
         downloadCount: 0,
+        rating: null,
+        ratingCount: 0,
+        ratingSum: 0,
+        source: 'published',
         createdAt: now,
       };
-      if (await apps.insertIfAbsent(doc)) return { app: appView(doc), created: true };
+      if (await apps.insertIfAbsent(doc)) {
+        this.deps.onChange?.();
+        return { app: appView(doc), created: true };
+      }
       // A racing publication of the same slug won: fall through to the owner/version checks.
     }
     const current = existing ?? (await apps.getById(slug));
@@ -140,6 +154,7 @@ export class AppCatalog implements DeveloperAppsSource {
       { $set: fields, $push: { versions: version } },
     );
     if (!updated) throw errors.conflict('Another version of this app was published meanwhile; try again');
+    this.deps.onChange?.();
     return { app: appView(updated), created: false };
   }
 
@@ -203,13 +218,27 @@ export class AppCatalog implements DeveloperAppsSource {
     };
   }
 
-  /** The developer profile's apps: published ones, most installed first; their downloads and installs. */
-  async appsOf(handle: string): Promise<{ published: number; apps: AppSummary[]; downloads: number }> {
+  /**
+   * The developer profile's apps: published ones, most installed first; their downloads and
+   * installs; the accounts that opened or used one of them in the last 30 days (`activeAccounts`,
+   * merged with the skills' users by the profile).
+   */
+  async appsOf(handle: string) {
     const docs = await this.deps.apps.find(
       { developer: handle, published: true },
       { sort: { installCount: -1, _id: 1 }, limit: 0 },
     );
     const downloads = docs.reduce((n, d) => n + d.downloadCount + d.installCount, 0);
-    return { published: docs.length, apps: docs.map(appSummary), downloads };
+    const { installations } = this.deps;
+    const since = new Date(this.now().getTime() - ACTIVE_WINDOW_MS);
+    const activeAccounts =
+      installations && docs.length > 0
+        ? ((await installations.raw
+            .distinct('accountId', { slug: { $in: docs.map((d) => d._id) }, lastActiveAt: { $gte: since } })
+            .catch((err: unknown) => {
+              throw mapMongoError(err, { collection: installations.name, op: 'distinct' });
+            })) as string[])
+        : [];
+    return { published: docs.length, apps: docs.map(appSummary), downloads, activeAccounts };
   }
 }

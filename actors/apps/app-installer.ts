@@ -3,15 +3,9 @@ import { AppError, errors } from '../../schemas/errors';
 import type { InstallAppBody, PatchInstallationBody } from '../../schemas/http/apps';
 import type { Repository } from '../../src/store/mongo';
 import type { AppCatalog } from './app-catalog';
+import type { AppCaller, AppEffects, AppExecution } from './app-effects';
 import type { AppReadiness, Readiness } from './app-readiness';
-import {
-  appView,
-  installationView,
-  latestOf,
-  versionOf,
-  type AppView,
-  type InstallationView,
-} from './app-views';
+import { appView, installationView, latestOf, type AppView, type InstallationView } from './app-views';
 import { newAppInstallationId } from './apps.collection';
 
 export interface AppInstallerDeps {
@@ -19,11 +13,14 @@ export interface AppInstallerDeps {
   installations: Repository<AppInstallationDocument>;
   catalog: AppCatalog;
   readiness: AppReadiness;
+  effects: AppEffects;
+  /** Called after a change of installs (discovery drops its cached rows). */
+  onChange?: () => void;
   now?: () => Date;
 }
 
 /** The 400 of a missing requirement, in the order of the install checks. */
-function requirementError(r: Readiness): AppError | undefined {
+export function requirementError(r: Readiness): AppError | undefined {
   if (r.missingSecrets.length > 0) {
     return new AppError(
       'SECRET_REQUIRED',
@@ -63,7 +60,7 @@ export class AppInstaller {
   }
 
   /** The account's live (not removed) installation of a visible app, else 404. */
-  private async installed(accountId: string, slug: string) {
+  async installed(accountId: string, slug: string) {
     const app = await this.deps.catalog.get(slug, accountId);
     const installation = await this.current(accountId, slug);
     if (!installation || installation.status === 'removed') {
@@ -77,11 +74,23 @@ export class AppInstaller {
     return this.deps.readiness.of(accountId, app, await this.current(accountId, slug));
   }
 
+  /**
+   * `POST /api/apps/install`: every check (visibility, published, requirements, workspace,
+   * lockdown) before the one write of the installation; then its side effects (AppEffects). When
+   * one of those fails the installation is put back as it was, so a failed install leaves no
+   * ownership, library entry or notification behind.
+   */
   async install(
-    accountId: string,
+    caller: AppCaller,
     body: InstallAppBody,
-  ): Promise<{ app: AppView; installation: InstallationView; readiness: Readiness }> {
-    const { installations, apps, readiness } = this.deps;
+  ): Promise<{
+    app: AppView;
+    installation: InstallationView;
+    readiness: Readiness;
+    execution: AppExecution;
+  }> {
+    const { installations, apps, readiness, effects } = this.deps;
+    const { accountId } = caller;
     const app = await this.deps.catalog.get(body.slug, accountId);
     if (!app.published) throw errors.conflict(`App ${app._id} is not published: it cannot be installed`);
     const existing = await this.current(accountId, app._id);
@@ -99,6 +108,7 @@ export class AppInstaller {
     });
     const refused = requirementError(check);
     if (refused) throw refused;
+    const workspaceId = await effects.workspaceFor(caller, body.workspaceId);
     const now = this.now();
     const doc: AppInstallationDocument = {
       _id: existing?._id ?? newAppInstallationId(),
@@ -110,6 +120,8 @@ export class AppInstaller {
       status: 'active',
       favorite: existing?.favorite ?? false,
       permissionsApproved: approved,
+      ...(existing?.rating ? { rating: existing.rating } : {}),
+      ...(existing?.lastActiveAt ? { lastActiveAt: existing.lastActiveAt } : {}),
       installedAt: now,
       updatedAt: now,
     };
@@ -125,12 +137,54 @@ export class AppInstaller {
       throw errors.conflict(`App ${app._id} is already installed`);
     }
     await apps.updateOne({ _id: app._id }, { $inc: { installCount: 1 } });
+    let execution: AppExecution | undefined;
+    try {
+      await effects.addToLibrary(accountId, app._id, workspaceId);
+      const cached = await effects.cachePackage(accountId, app, latest);
+      execution = await effects.execution(caller, {
+        type: 'APP_INSTALL',
+        title: `Install ${app.name} ${latest.version}`,
+        slug: app._id,
+        workspaceId,
+        lines: [
+          `Requirements met: ${check.requiredPermissions.length} permissions approved, skills and secrets in place`,
+          `Installed ${app._id} ${latest.version} (ownership) and added it to the library`,
+          `Package cached for offline install (${cached.bytes} bytes, sha256 ${cached.sha256.slice(0, 12)}…)`,
+        ],
+        result: { slug: app._id, version: latest.version, workspaceId, packageSha256: cached.sha256 },
+      });
+      const extra = { executionId: execution.id, workspaceId };
+      await effects.activity(accountId, app._id, 'install', `Installed ${app.name} ${latest.version}`, extra);
+      await effects.notify(accountId, {
+        title: `App installed: ${app.name}`,
+        body: `${app.name} ${latest.version} is in your library and ready to open.`,
+        ...extra,
+      });
+    } catch (err) {
+      await this.undoInstall(doc, existing, execution?.id);
+      throw err;
+    }
+    this.deps.onChange?.();
     const fresh = { ...app, installCount: app.installCount + 1 };
     return {
       app: appView(fresh),
       installation: installationView(doc),
       readiness: await readiness.of(accountId, fresh, doc),
+      execution,
     };
+  }
+
+  /** Puts the installation back as it was before a failed install (new: deleted; else removed again). */
+  private async undoInstall(
+    doc: AppInstallationDocument,
+    existing: AppInstallationDocument | null,
+    executionId?: string,
+  ): Promise<void> {
+    const { installations, apps, effects } = this.deps;
+    if (existing) await installations.raw.replaceOne({ _id: doc._id }, existing);
+    else await installations.deleteById(doc._id);
+    await apps.updateOne({ _id: doc.slug }, { $inc: { installCount: -1 } });
+    await effects.undoInstall(doc.accountId, doc.slug, executionId);
   }
 
   async installedApps(accountId: string) {
@@ -172,6 +226,9 @@ export class AppInstaller {
       { $set: { status: 'removed', updatedAt: this.now() } },
     );
     if (!updated) throw errors.notFound(`App ${slug} is not installed`, { slug });
+    await this.deps.effects.dropFromLibrary(accountId, slug);
+    await this.deps.effects.activity(accountId, slug, 'uninstall', `Removed ${app.name}`);
+    this.deps.onChange?.();
     return { removed: true, app: appView(app), installation: installationView(updated) };
   }
 
@@ -195,83 +252,8 @@ export class AppInstaller {
     }
     const url = r.targets.find((t) => t.target === target)?.url;
     if (!url) throw errors.conflict(`App ${slug} has no ${target} distribution`, { target });
+    await this.deps.effects.markActive(accountId, slug);
+    await this.deps.effects.activity(accountId, slug, 'open', `Opened ${app.name} (${target})`);
     return { app: appView(app), installation: installationView(installation), openUrl: url, target };
-  }
-
-  /** `GET /api/apps/updates`: live installations behind their app's latest version. */
-  async updates(accountId: string) {
-    const docs = await this.deps.installations.find({ accountId, status: { $ne: 'removed' } }, { limit: 0 });
-    const apps = await this.deps.apps.find({ _id: { $in: docs.map((d) => d.slug) } }, { limit: 0 });
-    const bySlug = new Map(apps.map((a) => [a._id, a]));
-    const updates = docs.flatMap((doc) => {
-      const app = bySlug.get(doc.slug);
-      if (!app || !app.published || doc.installedVersion === app.latestVersion) return [];
-      return [
-        {
-          app: appView(app),
-          currentVersion: app.latestVersion,
-          installedVersion: doc.installedVersion,
-          releaseNotes: latestOf(app).releaseNotes,
-          installation: doc,
-        },
-      ];
-    });
-    return updates;
-  }
-
-  /**
-   * `POST /api/apps/updates`: moves every installation behind to the latest version when the
-   * latest version's requirements are met (re-checked); the others are `skipped` with what is missing.
-   */
-  async applyUpdates(accountId: string) {
-    const updated = [];
-    const skipped = [];
-    for (const u of await this.updates(accountId)) {
-      const app = await this.deps.apps.getById(u.app.slug);
-      const latest = latestOf(app);
-      const check = await this.deps.readiness.of(accountId, app, u.installation, {
-        manifest: latest.manifest,
-      });
-      const refused = requirementError(check);
-      if (refused) {
-        skipped.push({ slug: app._id, code: refused.code, error: refused.message, ...refused.details });
-        continue;
-      }
-      const moved = await this.move(u.installation, latest.version, 'update');
-      if (moved)
-        updated.push({
-          slug: app._id,
-          from: u.installedVersion,
-          to: latest.version,
-          installation: installationView(moved),
-        });
-    }
-    return { updated, skipped, total: updated.length };
-  }
-
-  /** `POST /api/apps/{slug}/rollback`: back to the version installed before this one. */
-  async rollback(accountId: string, slug: string) {
-    const { app, installation } = await this.installed(accountId, slug);
-    const prior = installation.previousVersions[installation.previousVersions.length - 1];
-    if (!prior || !versionOf(app, prior)) {
-      throw errors.conflict(`App ${slug} has no prior installed version to roll back to`, {
-        installedVersion: installation.installedVersion,
-      });
-    }
-    const moved = await this.move(installation, prior, 'rollback');
-    if (!moved) throw errors.conflict('The installation changed meanwhile; try again');
-    return { app: appView(app), installation: installationView(moved), rolledBackTo: prior };
-  }
-
-  /** Moves an installation to `version`, conditional on the version it was read at. */
-  private move(installation: AppInstallationDocument, version: string, how: 'update' | 'rollback') {
-    const previousVersions =
-      how === 'update'
-        ? [...installation.previousVersions, installation.installedVersion]
-        : installation.previousVersions.slice(0, -1);
-    return this.deps.installations.findOneAndUpdate(
-      { _id: installation._id, installedVersion: installation.installedVersion, status: { $ne: 'removed' } },
-      { $set: { installedVersion: version, previousVersions, updatedAt: this.now() } },
-    );
   }
 }

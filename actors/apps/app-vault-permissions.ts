@@ -1,6 +1,7 @@
 import type { AppDocument, AppInstallationDocument } from '../../schemas/documents/app';
 import type { Repository } from '../../src/store/mongo';
 import type { AppPermissionChecker, AppPermissionQuery } from '../vault/app-permissions';
+import type { AppEffects } from './app-effects';
 import { latestOf, versionOf } from './app-views';
 
 /**
@@ -9,12 +10,14 @@ import { latestOf, versionOf } from './app-views';
  * (published, or its own), the account's installation must be active (not disabled or removed)
  * and in the grant's workspace when it names one, a `secrets:<NAME>` permission must name a secret
  * among the installed version's `requiredSecrets`, and the installation must have it approved.
+ * An approved secret is a runtime use of the app: it counts the account as one of its active users.
  */
 export class AppStorePermissionChecker implements AppPermissionChecker {
   constructor(
     private readonly deps: {
       apps: Repository<AppDocument>;
       installations: Repository<AppInstallationDocument>;
+      effects?: AppEffects;
     },
   ) {}
 
@@ -30,6 +33,8 @@ export class AppStorePermissionChecker implements AppPermissionChecker {
       const manifest = (versionOf(app, installation.installedVersion) ?? latestOf(app)).manifest;
       if (!manifest.requiredSecrets.includes(query.permission.slice('secrets:'.length))) return false;
     }
-    return installation.permissionsApproved.includes(query.permission);
+    const approved = installation.permissionsApproved.includes(query.permission);
+    if (approved) await this.deps.effects?.markActive(query.accountId, query.appSlug);
+    return approved;
   }
 }

@@ -20,6 +20,8 @@ export function appView(doc: AppDocument, version: AppVersion = latestOf(doc)) {
     })),
     installCount: doc.installCount,
     downloadCount: doc.downloadCount,
+    rating: doc.rating ?? null,
+    ratingCount: doc.ratingCount ?? 0,
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
   };
@@ -37,6 +39,8 @@ export function appSummary(doc: AppDocument) {
     version: doc.latestVersion,
     published: doc.published,
     installCount: doc.installCount,
+    rating: doc.rating ?? null,
+    ratingCount: doc.ratingCount ?? 0,
     updatedAt: doc.updatedAt.toISOString(),
   };
 }
@@ -60,6 +64,7 @@ export function installationView(doc: AppInstallationDocument) {
     status: doc.status,
     favorite: doc.favorite,
     permissionsApproved: doc.permissionsApproved,
+    rating: doc.rating ?? null,
     installedAt: doc.installedAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
   };

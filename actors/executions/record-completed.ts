@@ -15,6 +15,8 @@ export interface CompletedOperation {
   sourceType?: string;
   /** A workspace the caller's account is a member of (checked by the caller), else its default one. */
   workspaceId?: string;
+  /** The app the operation was about (`GET /api/executions?appSlug=`). */
+  appSlug?: string;
   /** The name of the one step. */
   stepName: string;
   /** The effects of the operation (with their undo data), in the order they happened. */
@@ -75,6 +77,7 @@ export async function recordCompletedExecution(
     _id: id,
     accountId: caller.accountId,
     workspaceId,
+    appSlug: op.appSlug,
     agentRef,
     type: op.type,
     status: 'COMPLETED' as const,

@@ -10,8 +10,13 @@ import { skillSummary } from './skill-views';
  * app store provides one, a developer has no apps (`noApps`).
  */
 export interface DeveloperAppsSource {
-  /** `downloads`: package downloads and installs of the developer's apps (absent = 0). */
-  appsOf(handle: string): Promise<{ published: number; apps: unknown[]; downloads?: number }>;
+  /**
+   * `downloads`: package downloads and installs of the developer's apps (absent = 0);
+   * `activeAccounts`: the accounts that opened or used one of its apps in the last 30 days.
+   */
+  appsOf(
+    handle: string,
+  ): Promise<{ published: number; apps: unknown[]; downloads?: number; activeAccounts?: readonly string[] }>;
 }
 
 export const noApps: DeveloperAppsSource = { appsOf: async () => ({ published: 0, apps: [] }) };
@@ -34,7 +39,7 @@ export interface DeveloperProfile {
      * apps' package downloads and installs.
      */
     downloads: number;
-    /** Accounts that used one of its skills in the last 30 days. */
+    /** Accounts that used one of its skills, or opened or used one of its apps, in the last 30 days. */
     activeUsers: number;
   };
 }
@@ -86,7 +91,7 @@ export class DeveloperProfiles {
         skills: listed.map(skillSummary),
         followers: followers.length,
         downloads: docs.reduce((n, d) => n + d.installCount, 0) + (apps.downloads ?? 0),
-        activeUsers: active.length,
+        activeUsers: new Set([...(active as string[]), ...(apps.activeAccounts ?? [])]).size,
       },
     };
   }

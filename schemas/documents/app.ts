@@ -86,6 +86,16 @@ export const AppDocumentSchema = z.object({
   versions: z.array(AppVersionSchema).min(1),
   installCount: z.number().int().min(0),
   downloadCount: z.number().int().min(0),
+  /**
+   * Average of the ratings (1-5, two decimals), null before the first. Optional like the two
+   * below: documents written before ratings lack them (read as null and 0).
+   */
+  rating: z.number().min(1).max(5).nullable().optional(),
+  ratingCount: z.number().int().min(0).optional(),
+  /** Sum of the ratings: the average is recomputed from it in the same update. */
+  ratingSum: z.number().int().min(0).optional(),
+  /** `catalog`: the platform's seed (actors/apps/app-seed.ts); absent: an account's publication. */
+  source: z.enum(['catalog', 'published']).optional(),
   createdAt: z.date(),
   updatedAt: z.date(),
 });
@@ -108,7 +118,71 @@ export const AppInstallationDocumentSchema = z.object({
   status: AppInstallationStatusSchema,
   favorite: z.boolean(),
   permissionsApproved: z.array(z.string()),
+  /** The account's rating of the app (1-5), once it rated it. */
+  rating: z.number().int().min(1).max(5).optional(),
+  /** Last open or runtime use of the app: what developer profiles' active users count. */
+  lastActiveAt: z.date().optional(),
   installedAt: z.date(),
   updatedAt: z.date(),
 });
 export type AppInstallationDocument = z.infer<typeof AppInstallationDocumentSchema>;
+
+/** The local installs of a device target (`POST /api/apps/{slug}/device-install`). */
+export const APP_DEVICE_TARGETS = ['android', 'ios', 'desktop', 'pwa'] as const;
+export const AppDeviceTargetSchema = z.enum(APP_DEVICE_TARGETS);
+export type AppDeviceTarget = z.infer<typeof AppDeviceTargetSchema>;
+
+/**
+ * `app_library`: the account's library entry of an app, made by its install and dropped by its
+ * removal; it holds the device installs (removing one keeps the installation, i.e. ownership).
+ */
+export const AppLibraryDocumentSchema = z.object({
+  _id: z.string().min(1),
+  accountId: z.string().min(1),
+  slug: AppSlugSchema,
+  workspaceId: z.string().min(1),
+  devices: z.array(z.object({ target: AppDeviceTargetSchema, version: SemverSchema, installedAt: z.date() })),
+  addedAt: z.date(),
+  updatedAt: z.date(),
+});
+export type AppLibraryDocument = z.infer<typeof AppLibraryDocumentSchema>;
+
+/**
+ * `app_package_cache`: the package (`platform.app.v1`) of one version kept for an account, so a
+ * device can install it offline; `_id` is `<accountId>:<slug>@<version>`.
+ */
+export const AppPackageCacheDocumentSchema = z.object({
+  _id: z.string().min(1),
+  accountId: z.string().min(1),
+  slug: AppSlugSchema,
+  version: SemverSchema,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().min(0),
+  package: z.record(z.string(), z.unknown()),
+  cachedAt: z.date(),
+});
+export type AppPackageCacheDocument = z.infer<typeof AppPackageCacheDocumentSchema>;
+
+export const APP_ACTIVITY_KINDS = [
+  'install',
+  'uninstall',
+  'device_install',
+  'device_remove',
+  'update',
+  'rollback',
+  'open',
+  'rate',
+] as const;
+
+/** `app_activity`: what an account did with its apps, newest first in `GET /api/apps/activity`. */
+export const AppActivityDocumentSchema = z.object({
+  _id: z.string().min(1),
+  accountId: z.string().min(1),
+  slug: AppSlugSchema,
+  kind: z.enum(APP_ACTIVITY_KINDS),
+  summary: z.string().max(300),
+  executionId: z.string().optional(),
+  workspaceId: z.string().optional(),
+  at: z.date(),
+});
+export type AppActivityDocument = z.infer<typeof AppActivityDocumentSchema>;

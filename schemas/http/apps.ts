@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppCategorySchema, AppManifestSchema, AppSlugSchema } from '../documents/app';
+import { AppCategorySchema, AppDeviceTargetSchema, AppManifestSchema, AppSlugSchema } from '../documents/app';
 
 /** Requests of the app store (docs/apps.md). */
 
@@ -18,8 +18,8 @@ export const PublishAppBodySchema = z.strictObject({
 });
 export type PublishAppBody = z.infer<typeof PublishAppBodySchema>;
 
-/** No `rating` yet: apps have no ratings (docs/apps.md). */
-export const APP_SORTS = ['popular', 'recent', 'name'] as const;
+/** `rating`: the average rating, most rated first among equals; unrated apps last. */
+export const APP_SORTS = ['popular', 'recent', 'rating', 'name'] as const;
 
 export const ListAppsQuerySchema = z.object({
   category: AppCategorySchema.optional(),
@@ -51,3 +51,15 @@ export const PatchInstallationBodySchema = z
   })
   .refine((b) => Object.keys(b).length > 0, 'give at least one of favorite, permissionsApproved, status');
 export type PatchInstallationBody = z.infer<typeof PatchInstallationBodySchema>;
+
+/** `POST /api/apps/{slug}/device-install`. */
+export const DeviceInstallBodySchema = z.strictObject({
+  target: AppDeviceTargetSchema,
+  workspaceId: z.string().min(1).max(200).optional(),
+});
+
+/** `DELETE /api/apps/{slug}/device-install`: the target in the query (or body); optional with one device. */
+export const DeviceRemoveSchema = z.object({ target: AppDeviceTargetSchema.optional() });
+
+/** `POST /api/apps/{slug}/rating`. */
+export const RateAppBodySchema = z.strictObject({ stars: z.number().int().min(1).max(5) });

@@ -133,7 +133,7 @@ export function buildServices(
     vaultSweepIntervalMs: options.vault?.sweepIntervalMs,
     duties: options.crew?.duties,
     collections: collectionDefinitions,
-    seeds: { skills: () => s.skills!.seed() },
+    seeds: { skills: () => s.skills!.seed(), apps: () => s.apps!.seed() },
   });
   onClose(() => s.crew!.stop());
   return Object.freeze(services);

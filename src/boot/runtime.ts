@@ -115,8 +115,9 @@ export async function startRuntime(
     );
     // Idempotent: every process may run it; the first creates, the others find them in place.
     await documents.ensureIndexes(collectionDefinitions);
-    // Idempotent too: the seed catalog of the skill store (docs/skills.md).
+    // Idempotent too: the seed catalogs of the skill store and the app store (built on its skills).
     await services.skills.seed();
+    await services.apps.seed();
     // Revocations are durable in `revoked_tokens`; the cache (memory in embedded mode) gets them back.
     await services.tokens.warm();
     if (hostsActors) {
