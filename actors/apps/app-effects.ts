@@ -198,9 +198,17 @@ export class AppEffects {
     await this.deps.installations.raw.updateOne({ accountId, slug }, { $max: { lastActiveAt: this.now() } });
   }
 
-  /** Undoes what `installed` may have written before it failed (the installer's compensation). */
+  /**
+   * Undoes the side effects a failed install wrote (the installer's compensation, after it put
+   * the installation back): the library entry, the cached packages, and the execution with its
+   * logs and activity, which would otherwise report an install that did not happen.
+   */
   async undoInstall(accountId: string, slug: string, executionId?: string): Promise<void> {
     await this.dropFromLibrary(accountId, slug);
-    if (executionId) await this.deps.activity.deleteMany({ accountId, executionId });
+    if (!executionId) return;
+    await this.deps.activity.deleteMany({ accountId, executionId });
+    const svc = this.deps.executions();
+    await svc?.store.repo.deleteOne({ _id: executionId, accountId });
+    await svc?.logs.repo.deleteMany({ executionId });
   }
 }

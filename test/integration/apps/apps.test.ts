@@ -323,6 +323,7 @@ describe('readiness, install, updates, rollback and the vault', () => {
     const sections = Object.fromEntries(
       mine.body.sections.map((s: { id: string; apps: { slug: string }[] }) => [s.id, s]),
     );
+    // The seed catalog (twelve apps, none installed or updated) fills the rows after this app.
     expect(Object.keys(sections)).toEqual([
       'featured',
       'trending',
@@ -330,19 +331,29 @@ describe('readiness, install, updates, rollback and the vault', () => {
       'new-releases',
       'recently-updated',
       'top-installed',
+      'category:Data',
       'category:Finance',
+      'category:Operations',
+      'category:Research',
       'developer-spotlight',
     ]);
-    for (const id of ['featured', 'trending', 'recently-updated', 'top-installed', 'category:Finance'])
-      expect(slugs(sections[id])).toEqual([slug]);
-    // Installed already: not recommended to this account; recommended to a newcomer.
-    expect(slugs(sections.recommended)).toEqual([]);
+    for (const id of ['featured', 'trending', 'recently-updated']) expect(slugs(sections[id])).toEqual([slug]);
+    expect(slugs(sections['top-installed'])[0]).toBe(slug);
+    expect(slugs(sections['top-installed'])).toHaveLength(8);
+    expect(slugs(sections['category:Finance'])).toEqual([slug, 'fx-board', 'iban-checker', 'invoice-studio']);
+    // Installed already: not recommended to this account, which gets the rest of its category;
+    // recommended to a newcomer, most installed first.
+    expect(slugs(sections.recommended)).toEqual(['fx-board', 'iban-checker', 'invoice-studio']);
     const fresh = Object.fromEntries(
       anonymous.body.sections.map((s: { id: string; apps: { slug: string }[] }) => [s.id, s]),
     );
-    expect(slugs(fresh.recommended)).toEqual([slug]);
+    expect(slugs(fresh.recommended)[0]).toBe(slug);
     expect(sections['developer-spotlight'].developer).toBe(mine.body.hero.developer);
-    expect(mine.body).toMatchObject({ hero: { slug }, categories: ['Finance'] });
+    expect(slugs(sections['developer-spotlight'])).toEqual([slug]);
+    expect(mine.body).toMatchObject({
+      hero: { slug },
+      categories: ['Data', 'Finance', 'Operations', 'Research'],
+    });
   });
 
   it('uninstall removes the installation; the vault refuses afterwards', async () => {

@@ -127,6 +127,7 @@ describe('ops-admin routes', () => {
     // The skill store's seed catalog again: seeded at boot, so nothing new (idempotent).
     expect(first.body.result.catalogs.skills).toMatchObject({ inserted: 0, updated: 0 });
     expect(first.body.result.catalogs.skills.unchanged).toBeGreaterThanOrEqual(30);
+    expect(first.body.result.catalogs.apps).toMatchObject({ inserted: 0, updated: 0, skipped: [] });
     await runtime.documents.db.collection('executions').dropIndex('lease_until');
     const third = await request(url).post('/api/ops/crew/bootstrap').set(bearer(ADMIN_TOKEN));
     expect(third.body.result.indexes.created).toEqual(['executions.lease_until']);

@@ -1,3 +1,4 @@
+import { SEED_APPS } from '../../../actors/apps/app-seed-catalog';
 import { loadCatalog } from '../../../actors/skills/catalog-loader';
 import { bearer, startSkillsHarness, type SkillsHarness } from './support/harness';
 
@@ -15,19 +16,19 @@ describe('developer profiles: GET /api/developers/{handle}', () => {
     return res.body.developer;
   };
 
-  it("the platform's own handle authors the seed catalog; counts come from installs and uses", async () => {
+  it("the platform's own handle authors the seed catalogs; counts come from installs and uses", async () => {
     const before = await profile('platform');
     expect(before).toMatchObject({
       handle: 'platform',
       kind: 'platform',
-      appsPublished: 0,
-      apps: [],
+      appsPublished: SEED_APPS.length,
       skillsPublished: catalog.length,
       followers: 0,
       downloads: 0,
       activeUsers: 0,
     });
     expect(before.skills).toHaveLength(catalog.length);
+    expect(before.apps).toHaveLength(SEED_APPS.length);
 
     const a = await h.account();
     const b = await h.account();
