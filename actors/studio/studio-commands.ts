@@ -8,6 +8,7 @@ import { newExecutionId } from '../executions/executions';
 import type { ToolRegistry, ToolTarget } from '../tools/router/tool-registry';
 import { ConfirmTokens, CONFIRM_TOKEN_TTL_S } from './confirm-tokens';
 import { STUDIO_COMMAND_TYPE } from './studio-command.runner';
+import { answerApps, appInstallPlan } from './studio-apps';
 import { searchSkills, skillInstallPlan, skillUsePlan, type ActionPlan } from './studio-skills';
 import {
   parseStudioCommand,
@@ -99,6 +100,8 @@ async function planOf(
   switch (command.kind) {
     case 'skills.install':
       return skillInstallPlan(env, principal, command.slug);
+    case 'apps.install':
+      return appInstallPlan(env, principal, command.slug);
     case 'skills.use': {
       if (!env.runTool) return skillUsePlan(env, principal, command);
       // Inside a chat's execution: the capability as a tool of the execution's owner.
@@ -199,7 +202,7 @@ async function answerDirect(
     case 'skills.search':
       return searchSkills(env, command.query);
     default:
-      return undefined;
+      return answerApps(env, principal, command);
   }
 }
 

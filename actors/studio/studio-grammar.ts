@@ -23,7 +23,11 @@ export type StudioCommand =
   | { kind: 'mcp.call'; server: string; tool: string; input: Record<string, unknown> }
   | { kind: 'skills.install'; slug: string }
   | { kind: 'skills.use'; slug: string; capability: string; input: Record<string, unknown> }
-  | { kind: 'advanced.run'; language: 'javascript'; code: string };
+  | { kind: 'advanced.run'; language: 'javascript'; code: string }
+  | { kind: 'apps.list' }
+  | { kind: 'apps.search'; query: string }
+  | { kind: 'apps.install'; slug: string }
+  | { kind: 'apps.open'; slug: string; target: 'web' | 'android' | 'ios' };
 
 export interface ParsedCommand {
   readonly command: StudioCommand;
@@ -72,6 +76,18 @@ export const STUDIO_COMMANDS: ReadonlyArray<{ usage: string; does: string; mutat
     usage: 'skills use <slug> <cap> [--json {…}]',
     does: 'runs a capability of an installed skill (a SKILL_EXECUTION)',
     mutating: 'when the capability is',
+  },
+  { usage: 'apps list', does: 'the app store, most installed first, with yours marked', mutating: 'no' },
+  { usage: 'apps search <query>', does: 'searches the app store (name, slug, description)', mutating: 'no' },
+  {
+    usage: 'apps install <slug>',
+    does: 'installs an app, approving the permissions it needs (an APP_INSTALL execution)',
+    mutating: 'yes',
+  },
+  {
+    usage: 'apps open <slug> [web|android|ios]',
+    does: 'checks readiness and answers the URL to open',
+    mutating: 'no',
   },
   {
     usage: 'advanced run javascript --code <src>',
@@ -193,6 +209,32 @@ export function parseStudioCommand(raw: string): ParsedCommand {
         command: { kind: 'skills.use', slug, capability, input },
         normalized: `${verb} ${slug} ${capability}${text}`,
       };
+    }
+    case 'apps list':
+      noPayload();
+      arity(2);
+      return { command: { kind: 'apps.list' }, normalized: verb };
+    case 'apps search': {
+      noPayload();
+      if (tokens.length < 3) throw new StudioSyntaxError('Missing search query');
+      const query = tokens.slice(2).join(' ');
+      return { command: { kind: 'apps.search', query }, normalized: `${verb} ${query}` };
+    }
+    case 'apps install': {
+      noPayload();
+      arity(3);
+      const slug = expectName(tokens[2], SLUG, 'app slug');
+      return { command: { kind: 'apps.install', slug }, normalized: `${verb} ${slug}` };
+    }
+    case 'apps open': {
+      noPayload();
+      if (tokens.length > 4) arity(4);
+      const slug = expectName(tokens[2], SLUG, 'app slug');
+      const target = tokens[3] ?? 'web';
+      if (target !== 'web' && target !== 'android' && target !== 'ios') {
+        throw new StudioSyntaxError(`Unknown target: ${target.slice(0, 50)} (web, android or ios)`);
+      }
+      return { command: { kind: 'apps.open', slug, target }, normalized: `${verb} ${slug} ${target}` };
     }
     case 'advanced run': {
       arity(3);

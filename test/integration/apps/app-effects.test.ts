@@ -168,7 +168,8 @@ describe('installing a seeded app', () => {
   });
 
   it('ratings: installed callers only, average and count on the app, sort=rating', async () => {
-    const rate = (who: Account, stars: unknown) => h.api.post(`/api/apps/${slug}/rating`, who.auth, { stars });
+    const rate = (who: Account, stars: unknown) =>
+      h.api.post(`/api/apps/${slug}/rating`, who.auth, { stars });
     expect((await rate(other, 5)).status).toBe(403);
     expect((await rate(user, 6)).status).toBe(400);
     expect((await rate(user, 5)).body.rating).toEqual({ stars: 5, average: 5, count: 1 });
@@ -214,7 +215,7 @@ describe('updates as executions and active users', () => {
     expect(await count('app_package_cache', { accountId: user.accountId, slug })).toBe(2);
   });
 
-  it("the developer profile counts distinct accounts that opened or used one of its apps", async () => {
+  it('the developer profile counts distinct accounts that opened or used one of its apps', async () => {
     const profile = async () => (await h.api.get(`/api/apps/${slug}`)).body.app.developer as string;
     const handle = await profile();
     const active = async () => (await h.api.get(`/api/developers/${handle}`)).body.developer.activeUsers;
@@ -250,7 +251,9 @@ describe('a new seed version', () => {
     expect(detail.versions.map((v: { version: string }) => v.version)).toEqual(['1.0.0', '1.1.0']);
     expect((await h.api.get(`/api/apps/${taken}`)).body.app.developer).not.toBe('platform');
     const updates = (await h.api.get('/api/apps/updates', user.auth)).body.updates;
-    expect(updates).toContainEqual(expect.objectContaining({ currentVersion: '1.1.0', installedVersion: '1.0.0' }));
+    expect(updates).toContainEqual(
+      expect.objectContaining({ currentVersion: '1.1.0', installedVersion: '1.0.0' }),
+    );
     // Back to the files' seed: nothing moves back (versions only grow), nothing is unpublished.
     expect(await seed()).toMatchObject({ inserted: 0, updated: 0, unpublished: 0 });
   });

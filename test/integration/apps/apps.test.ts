@@ -337,7 +337,8 @@ describe('readiness, install, updates, rollback and the vault', () => {
       'category:Research',
       'developer-spotlight',
     ]);
-    for (const id of ['featured', 'trending', 'recently-updated']) expect(slugs(sections[id])).toEqual([slug]);
+    for (const id of ['featured', 'trending', 'recently-updated'])
+      expect(slugs(sections[id])).toEqual([slug]);
     expect(slugs(sections['top-installed'])[0]).toBe(slug);
     expect(slugs(sections['top-installed'])).toHaveLength(8);
     expect(slugs(sections['category:Finance'])).toEqual([slug, 'fx-board', 'iban-checker', 'invoice-studio']);
