@@ -92,13 +92,8 @@ export class AppEffects {
       stepName: op.title,
       effects: [],
       result: op.result,
+      logLines: op.lines,
     });
-    if (op.lines.length > 0) {
-      await svc.logs.append(
-        doc._id,
-        op.lines.map((message) => ({ level: 'info' as const, message })),
-      );
-    }
     return { ...executionView(doc), logs: await svc.logs.tail(doc._id, 50) };
   }
 

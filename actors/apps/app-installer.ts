@@ -147,7 +147,7 @@ export class AppInstaller {
         slug: app._id,
         workspaceId,
         lines: [
-          `Requirements met: ${check.requiredPermissions.length} permissions approved, skills and secrets in place`,
+          `Requirements met: permissions approved (${check.requiredPermissions.join(', ') || 'none required'}), skills and secrets in place`,
           `Installed ${app._id} ${latest.version} (ownership) and added it to the library`,
           `Package cached for offline install (${cached.bytes} bytes, sha256 ${cached.sha256.slice(0, 12)}…)`,
         ],

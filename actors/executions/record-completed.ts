@@ -23,6 +23,8 @@ export interface CompletedOperation {
   effects: Effect[];
   /** The step's output and the execution's result (public: no internal id). */
   result?: unknown;
+  /** Log lines saying what the step did, written after its "completed" line. */
+  logLines?: string[];
 }
 
 const jsonChars = (value: unknown) => JSON.stringify(value ?? null).length;
@@ -104,7 +106,7 @@ export async function recordCompletedExecution(
     ],
     progress: { completedSteps: 1, totalSteps: 1 },
     result,
-    logSeq: 3,
+    logSeq: 3 + (op.logLines?.length ?? 0),
     createdAt: now,
     updatedAt: now,
     endedAt: now,
@@ -117,6 +119,7 @@ export async function recordCompletedExecution(
     [
       { level: 'info', message: `Created (${op.type}, ${doc.sourceType})` },
       { level: 'info', message: `Step 1 "${doc.steps[0]!.name}" completed` },
+      ...(op.logLines ?? []).map((message) => ({ level: 'info' as const, message })),
       { level: 'info', message: 'Completed' },
     ],
     now,
