@@ -10,8 +10,9 @@ import {
 
 /**
  * The app store's whole chain over RabbitMQ (the worker in the same process): the skill install
- * (the `skills` actor) and the runtime grant (the vault actors, which ask the app store whether
- * the app may have the secret) cross the broker.
+ * (the `skills` actor), the install (its APP_INSTALL execution read back through the executions'
+ * routes), a device install and its removal, and the runtime grant (the vault actors, which ask
+ * the app store whether the app may have the secret) cross the broker.
  */
 describeWithService('amqp', 'app store over RabbitMQ', (amqpUrl) => {
   let h: VaultHarness;
@@ -59,6 +60,13 @@ describeWithService('amqp', 'app store over RabbitMQ', (amqpUrl) => {
     });
     expect(installed.status).toBe(201);
     expect(installed.body.readiness.ready).toBe(true);
+    // The install's execution is read back through the executions' routes.
+    const execution = await h.api.get(`/api/executions/${installed.body.execution.id}`, user.auth);
+    expect(execution.body.execution).toMatchObject({ type: 'APP_INSTALL', appSlug: 'stripe-digest' });
+    const device = await h.api.post('/api/apps/stripe-digest/device-install', user.auth, { target: 'pwa' });
+    expect(device.body).toMatchObject({ deviceInstalled: true, packageCachedForOfflineInstall: true });
+    const removed = await h.api.del('/api/apps/stripe-digest/device-install', user.auth);
+    expect(removed.body).toEqual(expect.objectContaining({ removed: true, ownershipPreserved: true }));
 
     const access = await h.api.post('/api/vault/access', user.auth, {
       action: 'runtime',
