@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { AppDiscovery, DISCOVERY_REUSE_MS } from '../../../actors/apps/app-discovery';
 import { seedApps } from '../../../actors/apps/app-seed';
 import { SEED_APPS } from '../../../actors/apps/app-seed-catalog';
-import { appsCollection } from '../../../actors/apps/apps.collection';
+import { appInstallationsCollection, appsCollection } from '../../../actors/apps/apps.collection';
 import { NotificationsRepo } from '../../../actors/notifications/notifications.repo';
 import { developersCollection } from '../../../actors/skills/skills.collection';
 import { errors } from '../../../schemas/errors';
@@ -228,6 +229,37 @@ describe('updates as executions and active users', () => {
     expect(await active()).toBe(1);
     expect((await h.api.post(`/api/apps/${slug}/open`, other.auth)).status).toBe(200);
     expect(await active()).toBe(2);
+  });
+});
+
+describe('discovery reuse', () => {
+  it('shared rows are reused for DISCOVERY_REUSE_MS, dropped by invalidate, and the caller part is always fresh', async () => {
+    let now = Date.now();
+    const apps = h.runtime.documents.repository(appsCollection);
+    const discovery = new AppDiscovery({
+      apps,
+      installations: h.runtime.documents.repository(appInstallationsCollection),
+      now: () => new Date(now),
+    });
+    const top = async (viewer?: string) => (await discovery.discovery(viewer)).sections[5].apps[0];
+    const before = await top();
+    const leader = `leader-${suffix}`;
+    await h.api.post('/api/apps', dev.auth, {
+      slug: leader,
+      name: 'Leader',
+      category: 'Data',
+      description: 'Most installed, suddenly.',
+      manifest: { version: '1.0.0', entrypoint: 'index.html' },
+    });
+    await apps.updateOne({ _id: leader }, { $set: { installCount: 1_000_000 } });
+    expect(await top()).toEqual(before);
+    now += DISCOVERY_REUSE_MS;
+    expect((await top()).slug).toBe(leader);
+    await apps.updateOne({ _id: leader }, { $set: { installCount: 0 } });
+    expect((await top()).slug).toBe(leader);
+    discovery.invalidate();
+    expect((await top()).slug).not.toBe(leader);
+    expect((await discovery.discovery(user.accountId)).installedSlugs).toContain('csv-explorer');
   });
 });
 
