@@ -145,22 +145,25 @@ export class AppDiscovery {
         : Promise.resolve([]),
     ]);
     const installedSlugs = mine.map((i) => i.slug).sort();
-    // The categories of the caller's apps: recommended rows stay in them (all for a newcomer).
-    const myCategories =
-      installedSlugs.length === 0
-        ? []
-        : await this.deps.apps.raw
-            .distinct('category', { _id: { $in: installedSlugs }, published: true })
-            .catch((err: unknown) => {
-              throw mapMongoError(err, { collection: this.deps.apps.name, op: 'distinct' });
-            });
-    const recommended = await this.row(
-      {
-        ...(installedSlugs.length > 0 ? { _id: { $nin: installedSlugs } } : {}),
-        ...(myCategories.length > 0 ? { category: { $in: myCategories } } : {}),
-      },
-      POPULAR,
-    );
+    // Without installations the recommended row is the top-installed one (already shared);
+    // with some, the rest of the categories of the caller's apps, most installed first.
+    let recommended = shared.topInstalled;
+    if (installedSlugs.length > 0) {
+      const myCategories = [
+        ...new Set(
+          (await this.deps.apps.find({ _id: { $in: installedSlugs }, published: true }, { limit: 0 })).map(
+            (a) => a.category,
+          ),
+        ),
+      ];
+      recommended = await this.row(
+        {
+          _id: { $nin: installedSlugs },
+          ...(myCategories.length > 0 ? { category: { $in: myCategories } } : {}),
+        },
+        POPULAR,
+      );
+    }
     const sections: DiscoverySection[] = [
       { id: 'featured', title: 'Featured', apps: shared.featured },
       { id: 'trending', title: 'Trending this week', apps: shared.trending },
