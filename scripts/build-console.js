@@ -28,7 +28,29 @@ function buildConsole() {
   return true;
 }
 
-module.exports = { buildConsole, consoleOutDir: outDir };
+function newestMtime(dir) {
+  let newest = 0;
+  if (!fs.existsSync(dir)) return newest;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Whether the console's sources, the plan table it shows or the lockfile are newer than its build. */
+function consoleNeedsBuild() {
+  const stamp = path.join(outDir, '.build-stamp');
+  const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
+  const sources = Math.max(
+    newestMtime(path.join(root, 'console')),
+    fs.statSync(path.join(root, 'actors', 'identity', 'plans.ts')).mtimeMs,
+    fs.statSync(path.join(root, 'package-lock.json')).mtimeMs,
+  );
+  return built < sources;
+}
+
+module.exports = { buildConsole, consoleNeedsBuild, consoleOutDir: outDir };
 
 if (require.main === module) {
   if (!buildConsole()) process.exitCode = 1;

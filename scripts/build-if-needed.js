@@ -14,8 +14,7 @@ function newestMtime(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (/\.(ts|tsx|mts|js|json|css|html|svg)$/.test(entry.name))
-      newest = Math.max(newest, fs.statSync(full).mtimeMs);
+    else if (/\.(ts|js|json)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
   }
   return newest;
 }
@@ -43,15 +42,8 @@ if (built < sourcesMtime) {
 
 // The operator console (console/, docs/console.md): built by Vite when its sources, or the plan
 // table it shows, are newer than its last build.
-const { buildConsole, consoleOutDir } = require('./build-console');
-const consoleStamp = path.join(consoleOutDir, '.build-stamp');
-const consoleSources = Math.max(
-  newestMtime(path.join(root, 'console')),
-  fs.statSync(path.join(root, 'actors', 'identity', 'plans.ts')).mtimeMs,
-  fs.statSync(path.join(root, 'package-lock.json')).mtimeMs,
-);
-const consoleBuilt = fs.existsSync(consoleStamp) ? fs.statSync(consoleStamp).mtimeMs : 0;
-if (consoleBuilt < consoleSources) {
+const { buildConsole, consoleNeedsBuild } = require('./build-console');
+if (consoleNeedsBuild()) {
   process.stdout.write('Building the console (vite)...\n');
   buildConsole();
 }

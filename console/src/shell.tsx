@@ -148,7 +148,9 @@ export function Shell(props: { session: Session; refreshSession: () => Promise<v
           </select>
         </label>
         <Link href="/notifications" class="bell">
-          <span aria-hidden="true">🔔</span>
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" class="bell-icon">
+            <path d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6zm0 18a2.5 2.5 0 0 0 2.4-2h-4.8A2.5 2.5 0 0 0 12 21z" />
+          </svg>
           <span class="sr-only">Notifications, unread:</span>
           <span class="count" data-testid="unread-count">
             {unread}

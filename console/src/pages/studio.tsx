@@ -209,10 +209,7 @@ function IntentEvent({ ev }: { ev: SseEvent }) {
         <div class="ev ev-reply" data-event="reply">
           <p class="bot">{String(d.text ?? '')}</p>
           {d.approval ? (
-            <p class="muted">
-              Needs approval: <code>{String((d.approval as { command: string }).command)}</code> (run it in
-              the command line)
-            </p>
+            <Approval approval={d.approval as { command: string; confirmToken: string }} />
           ) : null}
         </div>
       ) : (
@@ -233,4 +230,31 @@ function IntentEvent({ ev }: { ev: SseEvent }) {
     default:
       return <ErrorBox error={new Error(`Unexpected event ${ev.event}`)} />;
   }
+}
+
+/** A proposal of the chat: runs only when approved, as the command line's confirm does. */
+function Approval({ approval }: { approval: { command: string; confirmToken: string } }) {
+  const action = useAction();
+  const [answer, setAnswer] = useState<CommandAnswer | null>(null);
+  const approve = async () => {
+    const a = await action.run(() => studio.command(approval.command, approval.confirmToken));
+    if (a) setAnswer(a);
+  };
+  return (
+    <div class="confirm-box">
+      <p>
+        Proposed: <code>{approval.command}</code>
+      </p>
+      {answer ? (
+        <p>
+          <strong>{answer.kind}</strong>: {answer.summary}
+        </p>
+      ) : (
+        <button type="button" class="primary" disabled={action.busy} onClick={() => void approve()}>
+          Approve and run
+        </button>
+      )}
+      <ErrorBox error={action.error} />
+    </div>
+  );
 }
