@@ -204,7 +204,8 @@ describeWithBrowser('the operator console in Chromium', () => {
     await page.getByRole('button', { name: 'Menu' }).click();
     await nav('Executions');
     await page.getByRole('heading', { name: 'Executions' }).waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    // Run in the page (a string: this file is compiled without the DOM's types).
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'mobile-executions');
     await page.setViewportSize({ width: 1200, height: 800 });

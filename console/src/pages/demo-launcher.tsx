@@ -21,7 +21,9 @@ export function DemoLauncher() {
       name: `write demo-${i + 1}`,
     }));
     demoSteps.push({ op: 'effect', kind: 'email_sent', target: 'ops@example.com', name: 'send the report' });
-    const answer = await action.run(() => request(`Demo: ${steps} steps`, demoSteps, delay, app.workspaceId));
+    const answer = await action.run(() =>
+      request(`Demo: ${steps + 1} steps`, demoSteps, delay, app.workspaceId),
+    );
     if (answer) navigate(`/executions/${answer.execution.id}`);
   };
   return (

@@ -195,7 +195,7 @@ export function RollbackResult({ report }: { report: RollbackReport }) {
       <ul>
         {report.undone.map((u, i) => (
           <li key={i}>
-            step {u.step}: {u.kind} → {u.target}
+            step {u.step + 1}: {u.kind} → {u.target}
           </li>
         ))}
       </ul>
@@ -203,7 +203,7 @@ export function RollbackResult({ report }: { report: RollbackReport }) {
       <ul>
         {report.notUndone.map((n, i) => (
           <li key={i}>
-            step {n.effect.step}: {n.effect.kind} → {n.effect.target}: <em>{n.reason}</em>
+            step {n.effect.step + 1}: {n.effect.kind} → {n.effect.target}: <em>{n.reason}</em>
           </li>
         ))}
       </ul>

@@ -137,8 +137,8 @@ export function Executions() {
                 <th>Title</th>
                 <th>Status</th>
                 <th>Progress</th>
-                <th>Type / source</th>
-                <th>Updated</th>
+                <th class="wide">Type / source</th>
+                <th class="wide">Updated</th>
               </tr>
             </thead>
             <tbody>
@@ -153,10 +153,10 @@ export function Executions() {
                   <td>
                     {r.progress.completedSteps}/{r.progress.totalSteps ?? '?'}
                   </td>
-                  <td>
+                  <td class="wide">
                     {r.type} · {r.sourceType}
                   </td>
-                  <td>{when(r.updatedAt)}</td>
+                  <td class="wide">{when(r.updatedAt)}</td>
                 </tr>
               ))}
             </tbody>

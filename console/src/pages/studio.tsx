@@ -57,7 +57,8 @@ function CommandLine() {
         </button>
       </form>
       <p class="muted">
-        Try <code>help</code>, <code>tools list</code>, <code>memory set greeting --json "hello"</code>.
+        Try <code>help</code>, <code>tools list</code>,{' '}
+        <code>{'tool run mem_get --json {"key":"greeting"}'}</code>.
       </p>
       <ErrorBox error={action.error} />
       <ol class="plain history" data-testid="command-history">
