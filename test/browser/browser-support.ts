@@ -53,10 +53,10 @@ export interface ConsoleServer {
   stop(): Promise<void>;
 }
 
-export async function startConsoleServer(): Promise<ConsoleServer> {
+export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
   if (consoleNeedsBuild() && !buildConsole()) throw new Error('the console could not be built');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ars-console-'));
-  const runtime = await startRuntime(loadConfig({ DATA_DIR: dataDir, PORT: '0' }), silentLogger);
+  const runtime = await startRuntime(loadConfig({ ...env, DATA_DIR: dataDir, PORT: '0' }), silentLogger);
   return {
     runtime,
     url: runtime.http!.url,

@@ -23,7 +23,8 @@ describeWithBrowser('the operator console in Chromium', () => {
   jest.setTimeout(120_000);
 
   beforeAll(async () => {
-    server = await startConsoleServer();
+    // The operator is an ops admin too, so that the operations page shows its details.
+    server = await startConsoleServer({ ADMIN_EMAILS: email });
     browser = await openBrowser();
     page = browser.page;
   }, 180_000);
@@ -193,6 +194,19 @@ describeWithBrowser('the operator console in Chromium', () => {
     const files = await api<{ entries: { path: string }[] }>('/api/files');
     expect(files.entries.map((f) => f.path)).toContain('hello.txt');
     await screenshot(page, 'files');
+  });
+
+  it('draws the operations charts from the metrics', async () => {
+    await nav('Ops');
+    const byStatus = page.getByRole('img', { name: 'Executions by status' });
+    await byStatus.waitFor();
+    // One bar per status; the cancelled and completed executions of the tests above are counted.
+    expect(await byStatus.locator('rect').count()).toBe(6);
+    await hasText(page.locator('figure', { has: byStatus }), /CANCELLED\s*1/);
+    // Latency percentiles per route, for the ops admin.
+    const latency = page.getByRole('img', { name: 'p95 latency by route (ms)' });
+    expect(await latency.locator('rect').count()).toBeGreaterThan(0);
+    await screenshot(page, 'ops');
   });
 
   it('shows the unread count in the header and fits a 375 px screen', async () => {

@@ -6,7 +6,7 @@ export interface OpsMetrics {
     uptimeSeconds: number;
     requests: { lastMinute: number; lastHour: number };
     toolCalls: { lastMinute: number; lastHour: number };
-    errorRate: number;
+    errorRate: { requests: number; toolCalls: number };
     executions: Record<string, number>;
   };
   metrics?: {

@@ -136,7 +136,7 @@ export function Executions() {
               <tr>
                 <th>Title</th>
                 <th>Status</th>
-                <th>Progress</th>
+                <th class="wide">Progress</th>
                 <th class="wide">Type / source</th>
                 <th class="wide">Updated</th>
               </tr>
@@ -150,7 +150,7 @@ export function Executions() {
                   <td>
                     <Status status={r.status} />
                   </td>
-                  <td>
+                  <td class="wide">
                     {r.progress.completedSteps}/{r.progress.totalSteps ?? '?'}
                   </td>
                   <td class="wide">

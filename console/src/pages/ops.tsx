@@ -44,8 +44,10 @@ export function OpsPage() {
             <p>
               Node <Status status={metrics.summary.status} /> · up{' '}
               {Math.round(metrics.summary.uptimeSeconds / 60)} min · error rate{' '}
-              {(metrics.summary.errorRate * 100).toFixed(2)} % · {metrics.summary.requests.lastHour} requests
-              and {metrics.summary.toolCalls.lastHour} tool calls in the last hour
+              {(metrics.summary.errorRate.requests * 100).toFixed(2)} % of requests,{' '}
+              {(metrics.summary.errorRate.toolCalls * 100).toFixed(2)} % of tool calls ·{' '}
+              {metrics.summary.requests.lastHour} requests and {metrics.summary.toolCalls.lastHour} tool calls
+              in the last hour
             </p>
             <LineChart title="Requests in the last minute" points={samples} />
           </div>
