@@ -182,6 +182,82 @@ describeWithBrowser('the operator console in Chromium', () => {
     await screenshot(page, 'skills');
   });
 
+  it('stores a secret, installs an app once ready, updates it and rolls it back', async () => {
+    // Another account (an enterprise one) publishes the app through the API.
+    const signup = await fetch(`${server.url}/api/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: `publisher-${Date.now()}@example.com`,
+        password: 'correct horse battery',
+        accountType: 'enterprise',
+        selectedPlan: 'enterprise_plus',
+      }),
+    });
+    const { credentials } = (await signup.json()) as { credentials: { bearerToken: string } };
+    const publish = (version: string) =>
+      fetch(`${server.url}/api/apps`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.bearerToken}` },
+        body: JSON.stringify({
+          name: 'Report Desk',
+          category: 'Research',
+          description: 'Daily reports from your files',
+          releaseNotes: `Version ${version}`,
+          manifest: {
+            schemaVersion: 1,
+            version,
+            runtime: 'web',
+            entrypoint: 'index.html',
+            permissions: ['files:read'],
+            requiredSecrets: ['REPORT_KEY'],
+            requiredSkills: ['text-stats'],
+            distribution: { webUrl: 'https://example.com/report-desk' },
+          },
+        }),
+      });
+    expect((await publish('1.0.0')).status).toBe(201);
+
+    await nav('Vault');
+    await page.getByLabel('Name (A-Z, 0-9, _)').fill('REPORT_KEY');
+    await page.getByLabel('Value').fill('report-key-value-0123456789');
+    await page.getByRole('button', { name: 'Store secret' }).click();
+    await hasText(page.locator('.cards'), 'REPORT_KEY');
+    // The value is never shown back: only its mask.
+    expect(await page.content()).not.toContain('report-key-value-0123456789');
+    await page.getByLabel('Secret', { exact: true }).selectOption({ label: 'REPORT_KEY' });
+    await page.getByLabel('Subject type').selectOption('app');
+    await page.getByLabel('Subject id').fill('report-desk');
+    await page.getByRole('button', { name: 'Assign' }).click();
+    await hasText(page.locator('.card', { hasText: 'Assignments' }), 'REPORT_KEY → app:report-desk');
+
+    await nav('Apps');
+    await page.getByRole('button', { name: 'Report Desk' }).click();
+    const detail = page.locator('.card.detail');
+    // Secret assigned and skill installed: only the permissions are missing before the install.
+    await hasText(detail, 'missing permissions files:read, secrets:REPORT_KEY');
+    await detail.getByRole('button', { name: 'Install' }).click();
+    await hasText(detail, 'ready');
+    await hasText(page.locator('.card', { hasText: 'Installed' }).first(), 'ready');
+
+    expect((await publish('1.1.0')).status).toBe(200);
+    await page.reload();
+    await page.getByRole('button', { name: 'Update all' }).click();
+    await hasText(page.getByRole('status'), 'Updated report-desk 1.0.0 → 1.1.0');
+    await page.getByRole('button', { name: 'Roll back' }).click();
+    await hasText(page.getByRole('status'), 'report-desk rolled back to 1.0.0');
+    const installed = await api<{
+      installedApps: { slug: string; installation: { installedVersion: string } }[];
+    }>('/api/apps/installed');
+    expect(installed.installedApps).toEqual([
+      expect.objectContaining({
+        slug: 'report-desk',
+        installation: expect.objectContaining({ installedVersion: '1.0.0' }),
+      }),
+    ]);
+    await screenshot(page, 'apps');
+  });
+
   it('uploads a file and previews it', async () => {
     await nav('Files');
     await page.getByLabel('File', { exact: true }).setInputFiles({
