@@ -133,3 +133,45 @@ export async function hasText(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Another account, an enterprise one, that publishes an app through the API (the console's
+ * operator installs it). Returns `publish(version)`, answering the HTTP response.
+ */
+export async function appPublisher(
+  url: string,
+  app: { name: string; permissions: string[]; requiredSecrets: string[]; requiredSkills: string[] },
+): Promise<(version: string) => Promise<Response>> {
+  const signup = await fetch(`${url}/api/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: `publisher-${Date.now()}@example.com`,
+      password: 'correct horse battery',
+      accountType: 'enterprise',
+      selectedPlan: 'enterprise_plus',
+    }),
+  });
+  const { credentials } = (await signup.json()) as { credentials: { bearerToken: string } };
+  return (version) =>
+    fetch(`${url}/api/apps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.bearerToken}` },
+      body: JSON.stringify({
+        name: app.name,
+        category: 'Research',
+        description: 'Daily reports from your files',
+        releaseNotes: `Version ${version}`,
+        manifest: {
+          schemaVersion: 1,
+          version,
+          runtime: 'web',
+          entrypoint: 'index.html',
+          permissions: app.permissions,
+          requiredSecrets: app.requiredSecrets,
+          requiredSkills: app.requiredSkills,
+          distribution: { webUrl: 'https://example.com/app' },
+        },
+      }),
+    });
+}

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import {
   describeWithBrowser,
+  appPublisher,
   hasText,
   openBrowser,
   screenshot,
@@ -184,38 +185,12 @@ describeWithBrowser('the operator console in Chromium', () => {
 
   it('stores a secret, installs an app once ready, updates it and rolls it back', async () => {
     // Another account (an enterprise one) publishes the app through the API.
-    const signup = await fetch(`${server.url}/api/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `publisher-${Date.now()}@example.com`,
-        password: 'correct horse battery',
-        accountType: 'enterprise',
-        selectedPlan: 'enterprise_plus',
-      }),
+    const publish = await appPublisher(server.url, {
+      name: 'Report Desk',
+      permissions: ['files:read'],
+      requiredSecrets: ['REPORT_KEY'],
+      requiredSkills: ['text-stats'],
     });
-    const { credentials } = (await signup.json()) as { credentials: { bearerToken: string } };
-    const publish = (version: string) =>
-      fetch(`${server.url}/api/apps`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.bearerToken}` },
-        body: JSON.stringify({
-          name: 'Report Desk',
-          category: 'Research',
-          description: 'Daily reports from your files',
-          releaseNotes: `Version ${version}`,
-          manifest: {
-            schemaVersion: 1,
-            version,
-            runtime: 'web',
-            entrypoint: 'index.html',
-            permissions: ['files:read'],
-            requiredSecrets: ['REPORT_KEY'],
-            requiredSkills: ['text-stats'],
-            distribution: { webUrl: 'https://example.com/report-desk' },
-          },
-        }),
-      });
     expect((await publish('1.0.0')).status).toBe(201);
 
     await nav('Vault');
@@ -230,6 +205,10 @@ describeWithBrowser('the operator console in Chromium', () => {
     await page.getByLabel('Subject id').fill('report-desk');
     await page.getByRole('button', { name: 'Assign' }).click();
     await hasText(page.locator('.card', { hasText: 'Assignments' }), 'REPORT_KEY → app:report-desk');
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    await page.getByLabel('New value of REPORT_KEY').fill('report-key-value-rotated-987654');
+    await page.getByRole('button', { name: 'Rotate' }).last().click();
+    await hasText(page.locator('.cards'), 'v2');
 
     await nav('Apps');
     await page.getByRole('button', { name: 'Report Desk' }).click();
@@ -267,8 +246,12 @@ describeWithBrowser('the operator console in Chromium', () => {
     });
     await page.getByRole('button', { name: 'Upload' }).click();
     await hasText(page.getByTestId('file-preview'), 'Hello from the browser');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('New path').fill('notes/hello.txt');
+    await page.getByRole('button', { name: 'Move' }).click();
+    await page.getByRole('button', { name: 'notes/hello.txt' }).waitFor();
     const files = await api<{ entries: { path: string }[] }>('/api/files');
-    expect(files.entries.map((f) => f.path)).toContain('hello.txt');
+    expect(files.entries.map((f) => f.path)).toEqual(['notes/hello.txt']);
     await screenshot(page, 'files');
   });
 

@@ -102,7 +102,7 @@ export function Executions() {
           Source
           <select value={source} onChange={(e) => setSource(e.currentTarget.value)}>
             <option value="">any</option>
-            {['api', 'super_agent', 'studio', 'skill', 'file', 'memory'].map((s) => (
+            {['api', 'super_agent', 'studio', 'skill'].map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>

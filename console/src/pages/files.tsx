@@ -47,11 +47,12 @@ export function FilesPage() {
       await list.reload();
     }
   };
-  const rename = async (f: FileEntry) => {
-    const next = prompt(`New path for ${f.path}`, f.path);
-    if (!next || next === f.path) return;
-    const done = await action.run(() => files.rename(f.path, next));
+  const [renaming, setRenaming] = useState<{ path: string; next: string } | null>(null);
+  const rename = async (f: FileEntry, next: string) => {
+    if (!next.trim() || next === f.path) return setRenaming(null);
+    const done = await action.run(() => files.rename(f.path, next.trim()));
     if (done) {
+      setRenaming(null);
       setLast(done.execution ? { id: done.execution.id, what: `Renamed ${f.path}` } : null);
       await list.reload();
     }
@@ -149,7 +150,7 @@ export function FilesPage() {
                     ))}
                   </select>
                 </label>
-                <button type="button" onClick={() => void rename(f)}>
+                <button type="button" onClick={() => setRenaming({ path: f.path, next: f.path })}>
                   Rename
                 </button>
                 <button type="button" class="danger" onClick={() => setDeleting(f)}>
@@ -159,6 +160,31 @@ export function FilesPage() {
             ) : (
               <span class="tag">{f.visibility}, shared with you</span>
             )}
+            {renaming?.path === f.path ? (
+              <form
+                class="row"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void rename(f, renaming.next);
+                }}
+              >
+                <label class="grow">
+                  New path
+                  <input
+                    value={renaming.next}
+                    onInput={(e) => setRenaming({ path: f.path, next: e.currentTarget.value })}
+                    onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)}
+                    autoFocus
+                  />
+                </label>
+                <button type="submit" class="primary">
+                  Move
+                </button>
+                <button type="button" onClick={() => setRenaming(null)}>
+                  Cancel
+                </button>
+              </form>
+            ) : null}
             {open === f.path ? <Preview path={f.path} /> : null}
           </li>
         ))}

@@ -26,10 +26,12 @@ export function VaultPage() {
       await reloadAll();
     }
   };
-  const act = async (s: Secret, a: 'disable' | 'enable' | 'rotate') => {
-    const next = a === 'rotate' ? prompt(`New value for ${s.name}`) : undefined;
-    if (a === 'rotate' && !next) return;
-    if (await action.run(() => vault.act(s.id, a, next ?? undefined))) await reloadAll();
+  const [rotating, setRotating] = useState<{ id: string; value: string } | null>(null);
+  const act = async (s: Secret, a: 'disable' | 'enable' | 'rotate', value?: string) => {
+    if (await action.run(() => vault.act(s.id, a, value))) {
+      setRotating(null);
+      await reloadAll();
+    }
   };
   const addAssignment = async (e: Event) => {
     e.preventDefault();
@@ -93,7 +95,7 @@ export function VaultPage() {
               <button type="button" onClick={() => void act(s, s.status === 'active' ? 'disable' : 'enable')}>
                 {s.status === 'active' ? 'Disable' : 'Enable'}
               </button>
-              <button type="button" onClick={() => void act(s, 'rotate')}>
+              <button type="button" onClick={() => setRotating({ id: s.id, value: '' })}>
                 Rotate
               </button>
               <button
@@ -104,6 +106,33 @@ export function VaultPage() {
                 Delete
               </button>
             </div>
+            {rotating?.id === s.id ? (
+              <form
+                class="row"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void act(s, 'rotate', rotating.value);
+                }}
+              >
+                <label class="grow">
+                  New value of {s.name}
+                  <input
+                    type="password"
+                    required
+                    autoComplete="off"
+                    value={rotating.value}
+                    onInput={(e) => setRotating({ id: s.id, value: e.currentTarget.value })}
+                    autoFocus
+                  />
+                </label>
+                <button type="submit" class="primary">
+                  Rotate
+                </button>
+                <button type="button" onClick={() => setRotating(null)}>
+                  Cancel
+                </button>
+              </form>
+            ) : null}
           </li>
         ))}
       </ul>
