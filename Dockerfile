@@ -10,6 +10,8 @@ COPY src ./src
 COPY actors ./actors
 COPY schemas ./schemas
 COPY bench ./bench
+# The operator console (Vite builds it into dist/console; it shows the plan table of actors/identity).
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim

@@ -39,3 +39,11 @@ if (built < sourcesMtime) {
   fs.mkdirSync(path.dirname(stamp), { recursive: true });
   fs.writeFileSync(stamp, new Date().toISOString());
 }
+
+// The operator console (console/, docs/console.md): built by Vite when its sources, or the plan
+// table it shows, are newer than its last build.
+const { buildConsole, consoleNeedsBuild } = require('./build-console');
+if (consoleNeedsBuild()) {
+  process.stdout.write('Building the console (vite)...\n');
+  buildConsole();
+}

@@ -16,6 +16,7 @@ import type { Logger } from '../logging/logger';
 import { createCache, type CachePort } from '../store/cache';
 import { openDocuments, type DocumentStore } from '../store/mongo';
 import { buildServices } from './build-services';
+import { consoleDir } from './console-dir';
 import { createDedupeStore } from './dedupe-factory';
 import { createHttpAuth } from './http-auth';
 import { createIdempotency } from './idempotency-factory';
@@ -142,6 +143,7 @@ export async function startRuntime(
         sessions: auth.session,
         idempotency: idempotency.keeper,
         routes: routeModules,
+        console: { dir: consoleDir() },
         toolCount: () => services.toolRouter.registry.size,
       });
       http = await listen(app, { host: config.HOST, port: config.PORT });

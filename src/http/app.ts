@@ -1,6 +1,7 @@
 import express from 'express';
 import helmet from 'helmet';
 import type { AppDeps, ResolvedAppDeps } from './app.types';
+import { consoleAssets } from './console-assets';
 import { SESSION_COOKIE } from './auth/session.middleware';
 import { errorMiddleware } from './error.middleware';
 import { idempotencyMiddleware } from './idempotency.middleware';
@@ -97,6 +98,8 @@ export function buildApp<S>(deps: AppDeps<S>): express.Express {
   const router = app.router as unknown as express.Router;
   for (const register of deps.routes ?? []) register(router, resolved);
   recordAllowedMethods(router);
+  // The operator console after every route (it never shadows one), before the 404/405 answer.
+  if (deps.console) router.use(consoleAssets(deps.console));
   // On the router, so it also pre-empts the router's own plain-text answer to OPTIONS.
   router.use(routeFallback());
   router.use(errorMiddleware());

@@ -49,6 +49,8 @@ export interface AppDeps<S = unknown> {
   idempotency?: IdempotencyKeeper;
   /** Browser sessions (express-session over the cache), applied before the routes. Default: none. */
   sessions?: SessionSupport;
+  /** The operator console's built files (docs/console.md), served at `/`. Default: none. */
+  console?: { dir: string };
   /** Route modules, registered in order (the process's are `routeModules` of `actors/registry.ts`). Default: none. */
   routes?: readonly RouteModule<S>[];
 }
