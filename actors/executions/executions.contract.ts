@@ -95,7 +95,7 @@ export const executionContracts = defineContracts('Executions', [
   {
     method: 'post',
     path: '/api/panic',
-    summary: "Panic: cancel every running execution of a workspace and lock it down",
+    summary: 'Panic: cancel every running execution of a workspace and lock it down',
     auth: 'sb',
     body: PanicBodySchema,
     responses: { 200: PanicResponseSchema },

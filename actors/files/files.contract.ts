@@ -57,7 +57,9 @@ export const fileContracts = defineContracts('Files', [
     summary: 'Delete a file (or an empty directory)',
     auth: 'sb',
     query: FileDeleteQuerySchema,
-    responses: { 200: z.object({ path: z.string(), deleted: z.literal(true), execution: ExecutionViewSchema }) },
+    responses: {
+      200: z.object({ path: z.string(), deleted: z.literal(true), execution: ExecutionViewSchema }),
+    },
     errors: [404, 409],
     idempotent: true,
   },

@@ -132,7 +132,9 @@ export const accountContracts = defineContracts('Accounts and sessions', [
     summary: 'The one-time login link: sets the session cookie and redirects',
     auth: 'none',
     query: FromKeyCallbackQuerySchema,
-    responses: { 302: { description: 'Signed in: redirect into the site', headers: { Location: 'Where to go' } } },
+    responses: {
+      302: { description: 'Signed in: redirect into the site', headers: { Location: 'Where to go' } },
+    },
     errors: [401],
   },
 ]);
@@ -214,7 +216,10 @@ export const bearerTokenContracts = defineContracts('Bearer tokens', [
     auth: 'sb',
     body: PatchBearerTokenBodySchema,
     responses: {
-      200: { description: 'Rotated (with the new value) or updated', schema: z.union([RevealedBearerTokenResponseSchema, UpdatedBearerTokenResponseSchema]) },
+      200: {
+        description: 'Rotated (with the new value) or updated',
+        schema: z.union([RevealedBearerTokenResponseSchema, UpdatedBearerTokenResponseSchema]),
+      },
     },
     errors: [404],
     idempotent: true,

@@ -22,7 +22,10 @@ export const memoryContracts = defineContracts('Memory', [
     auth: 'sb',
     query: MemoryListQuerySchema,
     responses: {
-      200: { description: 'The entries, or the export', schema: z.union([MemoryListResponseSchema, MemoryExportResponseSchema]) },
+      200: {
+        description: 'The entries, or the export',
+        schema: z.union([MemoryListResponseSchema, MemoryExportResponseSchema]),
+      },
     },
   },
   {

@@ -28,7 +28,10 @@ export const notificationContracts = defineContracts('Notifications', [
     body: z.union([NotificationBulkBodySchema, NotificationUpdateBodySchema, NotificationCreateBodySchema]),
     bodyExample: { notificationId: 'ntf_…', status: 'read' },
     responses: {
-      200: { description: 'Updated', schema: z.union([NotificationResponseSchema, NotificationBulkResponseSchema]) },
+      200: {
+        description: 'Updated',
+        schema: z.union([NotificationResponseSchema, NotificationBulkResponseSchema]),
+      },
       201: NotificationResponseSchema,
     },
     errors: [404],

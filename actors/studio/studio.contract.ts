@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { IntentStreamBodySchema, StudioCommandBodySchema, StudioReplySchema } from '../../schemas/http/studio';
+import {
+  IntentStreamBodySchema,
+  StudioCommandBodySchema,
+  StudioReplySchema,
+} from '../../schemas/http/studio';
 import { defineContracts } from '../../src/http/openapi/contract';
 
 /** studio.route.ts: the command line and the chat-style intent stream. */

@@ -51,3 +51,25 @@ export const PatchInstallationBodySchema = z
   })
   .refine((b) => Object.keys(b).length > 0, 'give at least one of favorite, permissionsApproved, status');
 export type PatchInstallationBody = z.infer<typeof PatchInstallationBodySchema>;
+
+// ---- responses ----
+
+/** An app as listings show it (actors/apps/app-views.ts `appSummary`). */
+export const AppSummarySchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  category: z.string(),
+  description: z.string(),
+  developer: z.string(),
+  version: z.string(),
+  published: z.boolean(),
+  installCount: z.number(),
+  updatedAt: z.string(),
+});
+
+/** `GET /api/apps`. */
+export const AppListResponseSchema = z.object({
+  apps: z.array(AppSummarySchema),
+  categories: z.array(z.object({ name: z.string(), count: z.number() })),
+  pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+});

@@ -8,9 +8,10 @@ import type { z } from 'zod';
  * - `bearer`: a bearer token only (an agent key, `/agent/me`);
  * - `admin`: `ADMIN_TOKEN` as bearer, or an account listed in `ADMIN_EMAILS` (its session or token);
  * - `cron`: `CRON_SECRET` or `ADMIN_TOKEN` as bearer;
- * - `runtime`: a runtime credential (`sdk_…`) as bearer.
+ * - `runtime`: a runtime credential (`sdk_…`) as bearer;
+ * - `metrics`: `METRICS_TOKEN` as bearer when it is set, else none.
  */
-export type RouteAuth = 'none' | 'optional' | 'sb' | 'bearer' | 'admin' | 'cron' | 'runtime';
+export type RouteAuth = 'none' | 'optional' | 'sb' | 'bearer' | 'admin' | 'cron' | 'runtime' | 'metrics';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

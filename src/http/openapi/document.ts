@@ -22,11 +22,13 @@ const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'cookie',
     name: SESSION_COOKIE,
-    description: 'The browser session set by sign-in or the login link (mutations need a same-origin Origin).',
+    description:
+      'The browser session set by sign-in or the login link (mutations need a same-origin Origin).',
   },
   adminToken: { type: 'http', scheme: 'bearer', description: '`ADMIN_TOKEN` as bearer.' },
   cronSecret: { type: 'http', scheme: 'bearer', description: '`CRON_SECRET` as bearer.' },
   runtimeCredential: { type: 'http', scheme: 'bearer', description: 'A runtime credential (`sdk_…`).' },
+  metricsToken: { type: 'http', scheme: 'bearer', description: '`METRICS_TOKEN` as bearer (when set).' },
 };
 
 const SECURITY: Record<RouteAuth, JsonSchema[]> = {
@@ -37,6 +39,7 @@ const SECURITY: Record<RouteAuth, JsonSchema[]> = {
   admin: [{ adminToken: [] }, { bearer: [] }, { session: [] }],
   cron: [{ cronSecret: [] }, { adminToken: [] }],
   runtime: [{ runtimeCredential: [] }],
+  metrics: [{}, { metricsToken: [] }],
 };
 
 /** `/api/x/:id` → `/api/x/{id}`. */
@@ -99,15 +102,22 @@ function parameters(c: RouteContract, conv: SchemaConverter): JsonSchema[] {
 
 function response(r: ResponseContract, status: number, conv: SchemaConverter): JsonSchema {
   const long = 'safeParse' in r ? { schema: r as z.ZodType } : r;
-  const out: JsonSchema = { description: long.description ?? (status < 300 ? 'Success' : `Status ${status}`) };
+  const out: JsonSchema = {
+    description: long.description ?? (status < 300 ? 'Success' : `Status ${status}`),
+  };
   if (long.schema || long.contentType) {
-    const media: JsonSchema = { schema: long.schema ? conv.convert(long.schema, 'output') : { type: 'string' } };
+    const media: JsonSchema = {
+      schema: long.schema ? conv.convert(long.schema, 'output') : { type: 'string' },
+    };
     if (long.example !== undefined) media.example = long.example;
     out.content = { [long.contentType ?? 'application/json']: media };
   }
   if (long.headers) {
     out.headers = Object.fromEntries(
-      Object.entries(long.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+      Object.entries(long.headers).map(([name, description]) => [
+        name,
+        { description, schema: { type: 'string' } },
+      ]),
     );
   }
   return out;
@@ -138,7 +148,8 @@ function operation(c: RouteContract, conv: SchemaConverter): JsonSchema {
     op.requestBody = { required: true, content: { [c.bodyContentType ?? 'application/json']: media } };
   }
   const responses: JsonSchema = {};
-  for (const [status, r] of Object.entries(c.responses)) responses[status] = response(r, Number(status), conv);
+  for (const [status, r] of Object.entries(c.responses))
+    responses[status] = response(r, Number(status), conv);
   for (const status of errorStatuses(c)) responses[String(status)] ??= errorResponseRef(status);
   responses.default = { $ref: '#/components/responses/ErrorDefault' };
   op.responses = responses;
@@ -149,7 +160,10 @@ function operation(c: RouteContract, conv: SchemaConverter): JsonSchema {
  * The OpenAPI 3.1 document of the given contracts. Throws on a contract declared twice, so two
  * modules cannot silently describe the same route differently.
  */
-export function buildOpenApiDocument(info: OpenApiInfo, contracts: readonly RouteContract[]): OpenApiDocument {
+export function buildOpenApiDocument(
+  info: OpenApiInfo,
+  contracts: readonly RouteContract[],
+): OpenApiDocument {
   const conv = new SchemaConverter();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const seen = new Set<string>();
@@ -162,7 +176,11 @@ export function buildOpenApiDocument(info: OpenApiInfo, contracts: readonly Rout
   const tags = [...new Set(contracts.flatMap((c) => c.tags ?? []))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    info: {
+      title: info.title,
+      version: info.version,
+      ...(info.description ? { description: info.description } : {}),
+    },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
     tags,

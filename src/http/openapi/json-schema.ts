@@ -40,7 +40,8 @@ export class SchemaConverter {
       }
       return out;
     };
-    for (const [name, def] of Object.entries(defs)) this.components[prefix + name] = rewrite(def) as JsonSchema;
+    for (const [name, def] of Object.entries(defs))
+      this.components[prefix + name] = rewrite(def) as JsonSchema;
     return rewrite(json) as JsonSchema;
   }
 }

@@ -63,16 +63,26 @@ export const openApiContracts: readonly RouteContract[] = defineContracts('Refer
     path: '/openapi.json',
     summary: 'This document (OpenAPI 3.1)',
     auth: 'none',
-    responses: { 200: { description: 'The OpenAPI 3.1 document', schema: z.object({ openapi: z.string() }).loose() } },
+    responses: {
+      200: { description: 'The OpenAPI 3.1 document', schema: z.object({ openapi: z.string() }).loose() },
+    },
   },
-  { method: 'get', path: '/docs', summary: 'The API reference page', auth: 'none', responses: { 200: html('HTML') } },
+  {
+    method: 'get',
+    path: '/docs',
+    summary: 'The API reference page',
+    auth: 'none',
+    responses: { 200: html('HTML') },
+  },
   {
     method: 'get',
     path: '/docs/assets/:file',
     summary: "The reference page's scripts, stylesheet and icon",
     auth: 'none',
     params: AssetParamsSchema,
-    responses: { 200: { description: 'The file', contentType: 'application/octet-stream', schema: z.string() } },
+    responses: {
+      200: { description: 'The file', contentType: 'application/octet-stream', schema: z.string() },
+    },
     errors: [404],
   },
 ]);
@@ -86,7 +96,8 @@ export function openApiRoute(info: OpenApiInfo, contracts: () => readonly RouteC
   let document: OpenApiDocument | undefined;
   const documentOf = () => (document ??= buildOpenApiDocument(info, [...contracts(), ...openApiContracts]));
   const assetsDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-  const page = (res: Response) => res.set('Content-Security-Policy', DOCS_CSP).set('Cache-Control', 'no-cache');
+  const page = (res: Response) =>
+    res.set('Content-Security-Policy', DOCS_CSP).set('Cache-Control', 'no-cache');
 
   return (router) => {
     router.get('/openapi.json', (_req, res) => {
