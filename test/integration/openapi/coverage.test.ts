@@ -3,6 +3,13 @@ import { routeKey } from '../../../src/http/openapi/contract';
 import { openApiPath } from '../../../src/http/openapi/document';
 import { startOpenApiHarness, type OpenApiHarness } from './support/openapi-harness';
 
+/** The few fields of an operation these checks read. */
+interface Operation {
+  security: unknown;
+  requestBody: { content: Record<string, { schema: { required?: string[] } }> };
+  responses: Record<string, unknown>;
+}
+
 const HOW_TO_ADD =
   'Declare its contract in a `<area>.contract.ts` beside its route module (actors/<domain>/) and list it ' +
   'in `routeContracts` of actors/contracts.ts (docs/openapi.md explains the fields).';
@@ -61,13 +68,13 @@ describe('GET /openapi.json documents every registered route', () => {
         ]);
       }
     }
-    const signup = h.document.paths['/api/signup']!.post as Record<string, any>;
+    const signup = h.document.paths['/api/signup']!.post as unknown as Operation;
     expect(signup.security).toEqual([]);
     expect(signup.requestBody.content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['email', 'password']),
     );
     expect(signup.responses['400']).toEqual({ $ref: '#/components/responses/Error400' });
-    const files = h.document.paths['/api/files']!.get as Record<string, any>;
+    const files = h.document.paths['/api/files']!.get as unknown as Operation;
     expect(files.security).toEqual([{ bearer: [] }, { session: [] }]);
     expect(files.responses['401']).toEqual({ $ref: '#/components/responses/Error401' });
   });
