@@ -204,7 +204,7 @@ export const bearerTokenContracts = defineContracts('Bearer tokens', [
     summary: 'Create a named token with scopes (the value is revealed once)',
     auth: 'sb',
     body: CreateBearerTokenBodySchema,
-    bodyExample: { name: 'ci', scopes: ['executions:read'] },
+    bodyExample: { name: 'ci', scopes: ['api'] },
     responses: { 201: RevealedBearerTokenResponseSchema },
     errors: [409],
     idempotent: true,
