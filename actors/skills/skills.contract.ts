@@ -61,7 +61,7 @@ export const skillContracts = defineContracts('Skill store', [
     summary: 'Install a skill (and its required dependencies), approving its permissions',
     auth: 'sb',
     body: InstallSkillBodySchema,
-    bodyExample: { skill_slug: 'ip-calculator' },
+    bodyExample: { slug: 'ip-calculator' },
     responses: { 200: described(), 201: described() },
     errors: [404, 409],
     idempotent: true,
@@ -72,7 +72,7 @@ export const skillContracts = defineContracts('Skill store', [
     summary: 'Run a capability of an installed skill (recorded as an execution)',
     auth: 'sb',
     body: UseSkillBodySchema,
-    bodyExample: { skill_slug: 'ip-calculator', capability: 'subnet', params: { cidr: '10.0.0.0/24' } },
+    bodyExample: { skill_slug: 'ip-calculator', capability: 'cidr', params: { cidr: '10.0.0.0/24' } },
     responses: {
       200: described({ success: z.literal(true), result: z.unknown(), execution_time_ms: z.number() }),
     },
