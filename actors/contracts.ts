@@ -1,4 +1,6 @@
 import type { RouteContract } from '../src/http/openapi/contract';
+import type { OpenApiInfo } from '../src/http/openapi/document';
+import { SERVICE_VERSION } from '../src/version';
 import { appContracts } from './apps/apps.contract';
 import { connectorContracts } from './connectors/connectors.contract';
 import { executionContracts } from './executions/executions.contract';
@@ -37,3 +39,12 @@ export const routeContracts: readonly RouteContract[] = [
   ...workspaceContracts,
   ...operationsContracts,
 ];
+
+/** The document's title and version (the package's) for `/openapi.json` and the generated client. */
+export const OPENAPI_INFO: OpenApiInfo = {
+  title: 'Agent runtime service',
+  version: SERVICE_VERSION,
+  description:
+    'A governed tool router, executions, files, memory and a vault for fleets of software agents. ' +
+    'Errors are `{error, code, ...details}`: switch on `code`. Reference: docs/openapi.md.',
+};

@@ -2,10 +2,9 @@ import type { Services } from '../src/boot/services';
 import type { RouteModule } from '../src/http/app.types';
 import type { AnyActorDefinition } from '../src/kernel/actor-definition';
 import { openApiRoute } from '../src/http/openapi/openapi.route';
-import { SERVICE_VERSION } from '../src/version';
 import { appInstallationsRoute } from './apps/installations.route';
 import { appsCatalogRoute } from './apps/apps.route';
-import { routeContracts } from './contracts';
+import { OPENAPI_INFO, routeContracts } from './contracts';
 import { connectorsActors } from './connectors/connectors';
 import { connectorsRoute } from './connectors/connectors.route';
 import { executionsActors } from './executions/executions';
@@ -106,19 +105,10 @@ export const routeModules: readonly RouteModule<Services>[] = [
   workspacesRoute,
   crewRoute,
   // Last: `GET /openapi.json` and `/docs`, built from `routeContracts` (one per route above).
-  openApiRoute(
-    {
-      title: 'Agent runtime service',
-      version: SERVICE_VERSION,
-      description:
-        'A governed tool router, executions, files, memory and a vault for fleets of software agents. ' +
-        'Errors are `{error, code, ...details}`; switch on `code`.',
-    },
-    () => routeContracts,
-  ),
+  openApiRoute(OPENAPI_INFO, () => routeContracts),
 ];
 
-export { routeContracts } from './contracts';
+export { OPENAPI_INFO, routeContracts } from './contracts';
 
 /** Collections whose indexes are ensured at boot. Add a domain's collection definitions here. */
 export { collectionDefinitions } from './collections';

@@ -87,6 +87,11 @@ export const openApiContracts: readonly RouteContract[] = defineContracts('Refer
   },
 ]);
 
+/** The whole document the service serves: the domains' contracts and the reference's own. */
+export function serviceDocument(info: OpenApiInfo, contracts: readonly RouteContract[]): OpenApiDocument {
+  return buildOpenApiDocument(info, [...contracts, ...openApiContracts]);
+}
+
 /**
  * `GET /openapi.json` (the document, built once from the contracts on first request), `GET /docs`
  * (Swagger UI over it) and the page's assets. Plumbing: the domains' contracts are handed in by the
@@ -94,7 +99,7 @@ export const openApiContracts: readonly RouteContract[] = defineContracts('Refer
  */
 export function openApiRoute(info: OpenApiInfo, contracts: () => readonly RouteContract[]): RouteModule {
   let document: OpenApiDocument | undefined;
-  const documentOf = () => (document ??= buildOpenApiDocument(info, [...contracts(), ...openApiContracts]));
+  const documentOf = () => (document ??= serviceDocument(info, contracts()));
   const assetsDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   const page = (res: Response) =>
     res.set('Content-Security-Policy', DOCS_CSP).set('Cache-Control', 'no-cache');
