@@ -181,7 +181,6 @@ export function buildOpenApiDocument(
       version: info.version,
       ...(info.description ? { description: info.description } : {}),
     },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
     tags,
     paths,
