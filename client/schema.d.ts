@@ -6933,7 +6933,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         workspaces: {
-                            [key: string]: unknown;
+                            id: string;
+                            name: string;
+                            isDefault: boolean;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            owned: boolean;
+                            createdAt: string;
                         }[];
                     };
                 };
@@ -6974,7 +6980,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         workspace: {
-                            [key: string]: unknown;
+                            id: string;
+                            name: string;
+                            isDefault: boolean;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            owned: boolean;
+                            createdAt: string;
                         };
                     };
                 };
@@ -7004,6 +7016,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        workspace: {
+                            id: string;
+                            name: string;
+                            isDefault: boolean;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            owned: boolean;
+                            createdAt: string;
+                        };
+                    } & {
                         [key: string]: unknown;
                     };
                 };

@@ -5,6 +5,7 @@ import {
   WorkspaceAddMemberBodySchema,
   WorkspaceCreateBodySchema,
   WorkspaceIdSchema,
+  WorkspaceViewSchema,
 } from '../../schemas/http/workspaces';
 import { defineContracts } from '../../src/http/openapi/contract';
 
@@ -31,7 +32,7 @@ export const workspaceContracts = defineContracts('Workspaces', [
     path: '/api/workspaces',
     summary: 'The workspaces the caller belongs to',
     auth: 'sb',
-    responses: { 200: z.object({ workspaces: z.array(described()) }) },
+    responses: { 200: z.object({ workspaces: z.array(WorkspaceViewSchema) }) },
   },
   {
     method: 'post',
@@ -40,7 +41,7 @@ export const workspaceContracts = defineContracts('Workspaces', [
     auth: 'sb',
     body: WorkspaceCreateBodySchema,
     bodyExample: { name: 'Platform team' },
-    responses: { 201: z.object({ workspace: described() }) },
+    responses: { 201: z.object({ workspace: WorkspaceViewSchema }) },
     errors: [409],
     idempotent: true,
   },
@@ -50,7 +51,7 @@ export const workspaceContracts = defineContracts('Workspaces', [
     summary: 'One workspace with its members and pending invitations',
     auth: 'sb',
     params: WorkspaceParams,
-    responses: { 200: described() },
+    responses: { 200: described({ workspace: WorkspaceViewSchema }) },
     errors: [404],
   },
   {

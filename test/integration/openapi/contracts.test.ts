@@ -147,6 +147,23 @@ describe('real answers match their documented schemas', () => {
     await call('get', '/api/apps/updates', 200, { auth: bearer(token) });
   });
 
+  it('workspaces: create, read, list; a skill installed and used', async () => {
+    const auth = bearer(token);
+    const created = await call('post', '/api/workspaces', 201, { auth, body: { name: 'Docs team' } });
+    const id = created.body.workspace.id;
+    await call('get', `/api/workspaces/${id}`, 200, { auth, route: '/api/workspaces/:workspaceId' });
+    const list = await call('get', '/api/workspaces', 200, { auth });
+    expect(list.body.workspaces.map((w: { id: string }) => w.id)).toContain(id);
+    await call('post', '/api/skills/install', 201, { auth, body: { slug: 'ip-calculator' } });
+    const used = await call('post', '/api/skills/use', 200, {
+      auth,
+      body: { skill_slug: 'ip-calculator', capability: 'cidr', params: { cidr: '10.0.0.0/24' } },
+    });
+    expect(used.body.success).toBe(true);
+    const installed = await call('get', '/api/skills/installed', 200, { auth });
+    expect(installed.body.installed_skills[0].skill.slug).toBe('ip-calculator');
+  });
+
   it('the tool router: /mcp tools/list (JSON-RPC), GET /tools, health', async () => {
     const list = await call('post', '/mcp', 200, {
       auth: { ...bearer(token), Accept: 'application/json, text/event-stream' },
