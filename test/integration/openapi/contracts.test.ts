@@ -164,7 +164,7 @@ describe('real answers match their documented schemas', () => {
     expect(installed.body.installed_skills[0].skill.slug).toBe('ip-calculator');
   });
 
-  it('the tool router: /mcp tools/list (JSON-RPC), GET /tools, health', async () => {
+  it('the tool router: /mcp tools/list and tools/call (JSON-RPC), {tool, input}, GET /tools, health', async () => {
     const list = await call('post', '/mcp', 200, {
       auth: { ...bearer(token), Accept: 'application/json, text/event-stream' },
       body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
@@ -173,6 +173,22 @@ describe('real answers match their documented schemas', () => {
     expect(result.tools.map((t) => t.name)).toEqual(
       expect.arrayContaining([expect.stringMatching(/mem_set/)]),
     );
+    const mcpAuth = { ...bearer(token), Accept: 'application/json, text/event-stream' };
+    const rpcCall = await call('post', '/mcp', 200, {
+      auth: mcpAuth,
+      body: {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'mem_set', arguments: { key: 'k', value: 1 } },
+      },
+    });
+    expect(rpcCall.body.result.isError ?? false).toBe(false);
+    const direct = await call('post', '/mcp', 200, {
+      auth: mcpAuth,
+      body: { tool: 'mem_get', input: { key: 'k' } },
+    });
+    expect(direct.body.success).toBe(true);
     await call('get', '/tools', 200);
     await call('get', '/health', 200);
     await call('get', '/livez', 200);
