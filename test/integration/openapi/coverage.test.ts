@@ -6,7 +6,7 @@ import { startOpenApiHarness, type OpenApiHarness } from './support/openapi-harn
 /** The few fields of an operation these checks read. */
 interface Operation {
   security: unknown;
-  requestBody: { content: Record<string, { schema: { required?: string[] } }> };
+  requestBody?: { content: Record<string, { schema: { required?: string[] } }> };
   responses: Record<string, unknown>;
 }
 
@@ -55,6 +55,29 @@ describe('GET /openapi.json documents every registered route', () => {
     expect(stale).toEqual([]);
   });
 
+  it('has request and answer schemas that all compile (every reference resolves)', () => {
+    const token = (x: string) => x.replace(/~/g, '~0').replace(/\//g, '~1');
+    let compiled = 0;
+    for (const [p, ops] of Object.entries(h.document.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const base = `#/paths/${token(p)}/${method}`;
+        const o = op as unknown as Operation;
+        for (const type of Object.keys(o.requestBody?.content ?? {})) {
+          h.compile(`${base}/requestBody/content/${token(type)}/schema`);
+          compiled++;
+        }
+        for (const [status, answer] of Object.entries(o.responses)) {
+          const content = (answer as { content?: Record<string, unknown> }).content ?? {};
+          for (const type of Object.keys(content)) {
+            h.compile(`${base}/responses/${status}/content/${token(type)}/schema`);
+            compiled++;
+          }
+        }
+      }
+    }
+    expect(compiled).toBeGreaterThan(100);
+  });
+
   it('is OpenAPI 3.1 with an auth statement, a summary and an error answer on every operation', () => {
     expect(h.document.openapi).toBe('3.1.0');
     for (const [p, ops] of Object.entries(h.document.paths)) {
@@ -70,7 +93,7 @@ describe('GET /openapi.json documents every registered route', () => {
     }
     const signup = h.document.paths['/api/signup']!.post as unknown as Operation;
     expect(signup.security).toEqual([]);
-    expect(signup.requestBody.content['application/json'].schema.required).toEqual(
+    expect(signup.requestBody!.content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['email', 'password']),
     );
     expect(signup.responses['400']).toEqual({ $ref: '#/components/responses/Error400' });

@@ -26,6 +26,8 @@ export interface OpenApiHarness {
    * (`$ref`s to shared error answers followed); throws with ajv's errors when it does not match.
    */
   expectDocumented(method: string, expressPath: string, res: { status: number; body: unknown }): void;
+  /** Compiles the schema at a JSON pointer of the document (`#/paths/...`); throws when it cannot. */
+  compile(pointer: string): void;
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,9 @@ export async function startOpenApiHarness(): Promise<OpenApiHarness> {
     app,
     document,
     expectDocumented,
+    compile: (pointer) => {
+      if (!ajv.getSchema(`openapi.json${pointer}`)) throw new Error(`no schema at ${pointer}`);
+    },
     stop: async () => {
       await runtime.stop();
       fs.rmSync(dir, { recursive: true, force: true });
