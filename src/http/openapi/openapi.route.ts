@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { errors } from '../../../schemas/errors';
 import type { RouteModule } from '../app.types';
+import { parseParams } from '../validation';
 import { defineContracts, type RouteContract } from './contract';
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo } from './document';
 
@@ -112,7 +113,7 @@ export function openApiRoute(info: OpenApiInfo, contracts: () => readonly RouteC
       page(res).type('html').send(PAGE);
     });
     router.get('/docs/assets/:file', (req: Request, res: Response) => {
-      const { file } = AssetParamsSchema.parse(req.params);
+      const { file } = parseParams(AssetParamsSchema, req);
       page(res).set('Cache-Control', 'public, max-age=3600');
       if (file === 'init.js') return void res.type('text/javascript').send(INIT);
       const type = ASSETS[file];

@@ -45,5 +45,7 @@ describe('GET /openapi.json and the /docs reference page', () => {
       const res = await request(app).get(`/docs/assets/${file}`);
       expect([file, res.status, res.body.code]).toEqual([file, 404, 'NOT_FOUND']);
     }
+    const long = await request(app).get(`/docs/assets/${'a'.repeat(100)}.js`);
+    expect([long.status, long.body.code]).toEqual([400, 'VALIDATION_ERROR']);
   });
 });
