@@ -1,8 +1,10 @@
 import type { Services } from '../src/boot/services';
 import type { RouteModule } from '../src/http/app.types';
 import type { AnyActorDefinition } from '../src/kernel/actor-definition';
+import { openApiRoute } from '../src/http/openapi/openapi.route';
 import { appInstallationsRoute } from './apps/installations.route';
 import { appsCatalogRoute } from './apps/apps.route';
+import { OPENAPI_INFO, routeContracts } from './contracts';
 import { connectorsActors } from './connectors/connectors';
 import { connectorsRoute } from './connectors/connectors.route';
 import { executionsActors } from './executions/executions';
@@ -102,7 +104,11 @@ export const routeModules: readonly RouteModule<Services>[] = [
   memoryRoute,
   workspacesRoute,
   crewRoute,
+  // Last: `GET /openapi.json` and `/docs`, built from `routeContracts` (one per route above).
+  openApiRoute(OPENAPI_INFO, () => routeContracts),
 ];
+
+export { OPENAPI_INFO, routeContracts } from './contracts';
 
 /** Collections whose indexes are ensured at boot. Add a domain's collection definitions here. */
 export { collectionDefinitions } from './collections';

@@ -6,7 +6,7 @@ const { execFileSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
-const sourceDirs = ['src', 'actors', 'schemas', 'bench'];
+const sourceDirs = ['src', 'actors', 'schemas', 'client', 'bench'];
 
 function newestMtime(dir) {
   let newest = 0;

@@ -63,3 +63,28 @@ export const DeviceRemoveSchema = z.object({ target: AppDeviceTargetSchema.optio
 
 /** `POST /api/apps/{slug}/rating`. */
 export const RateAppBodySchema = z.strictObject({ stars: z.number().int().min(1).max(5) });
+
+// ---- responses ----
+
+/** An app as listings show it (actors/apps/app-views.ts `appSummary`). */
+export const AppSummarySchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  category: z.string(),
+  description: z.string(),
+  developer: z.string(),
+  version: z.string(),
+  published: z.boolean(),
+  installCount: z.number(),
+  /** The average of the ratings (two decimals), null while nobody rated it. */
+  rating: z.number().nullable(),
+  ratingCount: z.number().int(),
+  updatedAt: z.string(),
+});
+
+/** `GET /api/apps`. */
+export const AppListResponseSchema = z.object({
+  apps: z.array(AppSummarySchema),
+  categories: z.array(z.object({ name: z.string(), count: z.number() })),
+  pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+});

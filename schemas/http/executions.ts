@@ -219,3 +219,12 @@ export const PanicStatusResponseSchema = z.object({
   since: z.string().nullable(),
 });
 export type PanicStatusResponse = z.infer<typeof PanicStatusResponseSchema>;
+
+/** `GET /api/executions`: one page of summaries, newest first; `nextCursor` null on the last page. */
+export const ExecutionListResponseSchema = z.object({
+  executions: z.array(ExecutionSummarySchema),
+  nextCursor: z.string().nullable(),
+});
+
+/** `POST /api/executions`. */
+export const CreateExecutionResponseSchema = z.object({ execution: ExecutionViewSchema });

@@ -34,3 +34,42 @@ export const FileDeleteQuerySchema = z.object({
   path: z.string().min(1).max(2048),
   workspaceId: RefSchema.optional(),
 });
+
+// ---- responses ----
+
+/** A file as the HTTP API shows it (`owned`: the caller's own space, so it may change it). */
+export const FileListItemSchema = z.object({
+  path: z.string(),
+  visibility: FileVisibilitySchema,
+  size: z.number().int().nonnegative(),
+  contentEncoding: z.string().nullable(),
+  contentType: z.string().nullable(),
+  version: z.number().int().positive(),
+  updatedAt: z.string(),
+  owned: z.boolean(),
+});
+
+export const FileListResponseSchema = z.object({
+  entries: z.array(FileListItemSchema),
+  nextCursor: z.string().nullable(),
+});
+
+/** `GET /api/files?action=preview`: the first bytes, as text when written as utf8 text. */
+export const FilePreviewResponseSchema = z.object({
+  entry: FileListItemSchema,
+  contentEncoding: ContentEncodingSchema,
+  content: z.string(),
+  truncated: z.boolean(),
+});
+
+/** `GET /api/files?action=summarize`: a summary computed without a model. */
+export const FileSummaryResponseSchema = z.object({
+  entry: FileListItemSchema,
+  summary: z.object({
+    size: z.number().int().nonnegative(),
+    type: z.string(),
+    text: z.boolean(),
+    lineCount: z.number().int().nullable(),
+    firstLines: z.array(z.string()),
+  }),
+});

@@ -56,3 +56,35 @@ export const FfpRoutesResponseSchema = z.object({
   primitives: z.array(PrimitiveSummarySchema),
 });
 export type FfpRoutesResponse = z.infer<typeof FfpRoutesResponseSchema>;
+
+// ---- the MCP dialect of POST /mcp (JSON-RPC 2.0 envelope; src/http/mcp/json-rpc.ts) ----
+
+const JsonRpcId = z.union([z.string(), z.number(), z.null()]);
+
+export const JsonRpcRequestSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  /** Absent for a notification (answered 202 with no body). */
+  id: JsonRpcId.optional(),
+  method: z.string().describe('initialize, tools/list, tools/call, resources/list, prompts/list, ping…'),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const JsonRpcResponseSchema = z.union([
+  z.object({ jsonrpc: z.literal('2.0'), id: JsonRpcId, result: z.looseObject({}) }),
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: JsonRpcId,
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+  }),
+]);
+
+/** The `result` of `tools/list`. */
+export const ToolsListResultSchema = z.object({
+  tools: z.array(
+    z.looseObject({ name: z.string(), inputSchema: z.looseObject({ type: z.literal('object') }) }),
+  ),
+  nextCursor: z.string().optional(),
+});
+
+/** The spec's dialect: `{tool, input}` → `{success: true, result}`. */
+export const ToolCallResponseSchema = z.object({ success: z.literal(true), result: z.unknown() });

@@ -30,3 +30,32 @@ export const MemoryDeleteQuerySchema = z.object({
   namespaceType: MemoryNamespaceTypeSchema.default('user'),
   namespaceId: MemoryNamespaceIdSchema.optional(),
 });
+
+// ---- responses ----
+
+/** One entry as the HTTP API shows it (`owned`: the caller may change it). */
+export const MemoryEntryViewSchema = z.object({
+  key: z.string(),
+  namespaceType: MemoryNamespaceTypeSchema,
+  namespaceId: z.string(),
+  visibility: MemoryVisibilitySchema,
+  content: z.unknown(),
+  tags: z.array(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  version: z.number().int(),
+  owned: z.boolean(),
+});
+
+export const MemoryListResponseSchema = z.object({
+  entries: z.array(MemoryEntryViewSchema),
+  /** The calling agent's id (its own `agent` namespace), null for an account. */
+  viewerAgentId: z.string().nullable(),
+});
+
+/** `GET /api/memory?export=1`. */
+export const MemoryExportResponseSchema = z.object({
+  exportedAt: z.string(),
+  format: z.literal('ars.memory.v1'),
+  entries: z.array(MemoryEntryViewSchema),
+});

@@ -128,53 +128,66 @@ export const PublishSkillBodySchema = z.object({
 export type PublishSkillBody = z.output<typeof PublishSkillBodySchema>;
 
 /** A skill as listings show it. */
-export interface SkillSummary {
-  skill_id: string;
-  slug: string;
-  name: string;
-  category: string;
-  version: string;
-  author: string;
-  description: string;
-  permissions_required: string[];
-  required_secrets: string[];
-  dependencies: { required: string[]; optional: string[] };
-  capabilities: Array<{ name: string; description: string; mutating: boolean; tool: string }>;
-  featured: boolean;
-  installs: number;
-  activeInstalls: number;
-  uses: number;
-  rating: number | null;
-  ratingCount: number;
-  publishedAt: string;
-  updatedAt: string;
-}
+export const SkillSummarySchema = z.object({
+  skill_id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  category: z.string(),
+  version: z.string(),
+  author: z.string(),
+  description: z.string(),
+  permissions_required: z.array(z.string()),
+  required_secrets: z.array(z.string()),
+  dependencies: z.object({ required: z.array(z.string()), optional: z.array(z.string()) }),
+  capabilities: z.array(
+    z.object({ name: z.string(), description: z.string(), mutating: z.boolean(), tool: z.string() }),
+  ),
+  featured: z.boolean(),
+  installs: z.number(),
+  activeInstalls: z.number(),
+  uses: z.number(),
+  rating: z.number().nullable(),
+  ratingCount: z.number(),
+  publishedAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SkillSummary = z.infer<typeof SkillSummarySchema>;
 
 /** A skill with its capabilities' params schemas (preview, install, use). */
-export interface SkillDetail extends Omit<SkillSummary, 'capabilities'> {
-  capabilities: Array<{
-    name: string;
-    description: string;
-    mutating: boolean;
-    tool: string;
-    paramsSchema: Record<string, unknown>;
-  }>;
-}
+export const SkillDetailSchema = SkillSummarySchema.extend({
+  capabilities: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      mutating: z.boolean(),
+      tool: z.string(),
+      paramsSchema: z.record(z.string(), z.unknown()),
+    }),
+  ),
+});
+export type SkillDetail = z.infer<typeof SkillDetailSchema>;
 
 /** An installation as shown. */
-export interface InstallationView {
-  id: string;
-  installed_at: string;
-  updated_at: string;
-  status: string;
-  permissionsApproved: string[];
+export const InstallationViewSchema = z.object({
+  id: z.string(),
+  installed_at: z.string(),
+  updated_at: z.string(),
+  status: z.string(),
+  permissionsApproved: z.array(z.string()),
   /** Permissions the skill requires that are not approved: its use is refused until they are. */
-  missingPermissions: string[];
-  installedBy: { kind: string; agentRef?: string };
-  dependencyOf: string[];
-  lastUsedAt: string | null;
-  uses: number;
+  missingPermissions: z.array(z.string()),
+  installedBy: z.object({ kind: z.string(), agentRef: z.string().optional() }),
+  dependencyOf: z.array(z.string()),
+  lastUsedAt: z.string().nullable(),
+  uses: z.number(),
   /** The account's own rating, null before it rates. */
-  rating: number | null;
-  skill: SkillSummary;
-}
+  rating: z.number().nullable(),
+  skill: SkillSummarySchema,
+});
+export type InstallationView = z.infer<typeof InstallationViewSchema>;
+
+/** `GET /api/skills`. */
+export const SkillListResponseSchema = z.object({
+  skills: z.array(SkillSummarySchema),
+  pagination: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int() }),
+});

@@ -20,3 +20,15 @@ export const IntentStreamBodySchema = z.object({
   projectId: Ref.optional(),
 });
 export type IntentStreamBody = z.infer<typeof IntentStreamBodySchema>;
+
+/** `POST /api/studio/command`: help, a preview to confirm (with its token), a result or an error. */
+export const StudioReplySchema = z.object({
+  kind: z.enum(['help', 'preview', 'result', 'error']),
+  summary: z.string(),
+  result: z.unknown().optional(),
+  snippet: z.string().optional(),
+  confirmToken: z.string().optional(),
+  /** Seconds the confirmToken stays valid. */
+  expiresIn: z.number().optional(),
+  execution: z.object({ id: z.string(), status: z.string() }).optional(),
+});

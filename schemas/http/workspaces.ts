@@ -28,3 +28,16 @@ export const WorkspaceAddMemberBodySchema = z
     message: 'give exactly one of email or agentRef',
     path: ['email'],
   });
+
+// ---- responses ----
+
+/** A workspace as the caller sees it (actors/workspaces/workspaces.service.ts `view`). */
+export const WorkspaceViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  isDefault: z.boolean(),
+  /** The caller's role. */
+  role: z.enum(['owner', 'admin', 'member']),
+  owned: z.boolean(),
+  createdAt: z.string(),
+});
