@@ -13,6 +13,7 @@ import { collectionDefinitions } from '../../actors/collections';
 import { createCrew, createMetrics } from '../../actors/operations/operations';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
+import { toolTaskRunner } from '../../actors/tools/router/tool-task.runner';
 import { createVaultService } from '../../actors/vault/vault';
 import { InvitationsApi, WorkspacesApi } from '../../actors/workspaces/workspaces';
 import { createLazyHttpEgress } from './egress-factory';
@@ -120,7 +121,12 @@ export function buildServices(
   s.toolRouter.resolvers.skill = s.skills.tools;
   // Effects and execution types of the domains that record their work as executions.
   s.executions.undoers.register(memoryUndoer);
-  for (const runner of [...studioRunners, skillUseRunner, ...(options.executions?.runners ?? [])])
+  for (const runner of [
+    ...studioRunners,
+    skillUseRunner,
+    toolTaskRunner,
+    ...(options.executions?.runners ?? []),
+  ])
     s.executions.runners.register(runner);
   // Metrics: HTTP requests (metrics.route.ts), tool calls (route records), gauges read at scrape.
   s.metrics = createMetrics(services);

@@ -182,6 +182,8 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
     toolCtx: ToolContext,
     record: RouteRecordInput,
     started: number,
+    /** The kernel's cancel of this request: the caller gave up. */
+    cancelled: AbortSignal,
   ): Promise<AgentInvokeToolReply> {
     let error: unknown;
     try {
@@ -202,6 +204,14 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
         record.status = 'error';
         record.errorCode = codeOf(error);
       }
+      // Whatever the tool ended with (an error, or a result such as proc_execute's `cancelled`
+      // outcome), a call its caller called off is recorded as cancelled.
+      // (The same signal also fires at the request's deadline: that is a failure, not a cancel.)
+      if (
+        cancelled.aborted &&
+        !(isAppError(cancelled.reason) && cancelled.reason.code === 'DEADLINE_EXCEEDED')
+      )
+        record.status = 'cancelled';
       record.durationMs = Math.round((performance.now() - started) * 100) / 100;
       recorder.record(record, true);
     }
@@ -312,7 +322,7 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
       body.executionId,
       body.related,
     );
-    const work = run(target, body.input, toolCtx, record, started);
+    const work = run(target, body.input, toolCtx, record, started, ctx.signal);
     // The kernel takes the outcome when the turn ends; until then the rejection is handled here.
     const release = () => toolCtx.release();
     work.then(release, release);

@@ -1,4 +1,3 @@
-import type { ToolRouterRouteServices } from './tool-invoke';
 import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, errors, isAppError } from '../../../schemas/errors';
 import { ToolCallBodySchema } from '../../../schemas/http/mcp';
@@ -12,6 +11,7 @@ import {
 } from '../../../src/http/idempotency/idempotency-key';
 import { invokeToolOnce } from './keyed-tool-call';
 import { mcpCaller, McpCallsInFlight } from './mcp-cancellation';
+import { mcpTasks, type McpTaskServices } from './mcp-tasks';
 import { completeFilePath, filePrompts, fileResources, type CatalogCall } from './mcp-catalog';
 import { bearerChallenge } from './oauth-metadata.route';
 import { invokeTool, toolRouterOf } from './tool-invoke';
@@ -74,7 +74,7 @@ function callKey(header: string | undefined, meta: Record<string, unknown> | und
  * authentication for both (401 as an HTTP status, which MCP clients surface). `GET` and
  * `DELETE /mcp` answer 405 (no server-initiated stream, no session to end) through the fallback.
  */
-export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => {
+export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
   const inFlight = new McpCallsInFlight(deps.system);
   // Keys are read here, per tool call, in both dialects (keyed-tool-call.ts), not by the front door.
   router.post(
@@ -181,6 +181,7 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
           resources: fileResources(asCaller),
           prompts: filePrompts(asCaller),
           complete: completeFilePath(asCaller),
+          tasks: mcpTasks(deps, principal),
         });
         res.off('close', onClose);
         // The client is gone: nobody reads an answer (the cancelled call's record says why).
@@ -196,6 +197,12 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
         return;
       }
 
+      // A client that disconnects before its answer cancels the call (the same abort as MCP's).
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!res.writableFinished) gone.abort();
+      };
+      res.once('close', onClose);
       try {
         const key = rawKey === undefined ? undefined : parseIdempotencyKey(rawKey);
         const body = parseBody(ToolCallBodySchema, req);
@@ -208,13 +215,18 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
             tool: body.tool,
             input: body.input ?? body.arguments ?? {},
             ...(body.server !== undefined ? { server: body.server } : {}),
+            signal: gone.signal,
           },
           markReplayed,
         );
+        if (gone.signal.aborted) return; // nobody reads the answer
         if (replayed) markReplayed();
         sendJson(res, 200, { success: true, result });
       } catch (err) {
+        if (gone.signal.aborted) return;
         throw withSuccessFalse(err);
+      } finally {
+        res.off('close', onClose);
       }
     },
   );
