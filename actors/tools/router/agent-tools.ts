@@ -322,7 +322,10 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
       body.executionId,
       body.related,
     );
-    const work = run(target, body.input, toolCtx, record, started, ctx.signal);
+    // Progress is wired before the tool starts (it reads `ctx.progress` as it begins).
+    const progressed = body.progress === true ? followProgress(ctx, toolCtx) : undefined;
+    let work = run(target, body.input, toolCtx, record, started, ctx.signal);
+    if (progressed) work = progressed(work);
     // The kernel takes the outcome when the turn ends; until then the rejection is handled here.
     const release = () => toolCtx.release();
     work.then(release, release);
@@ -339,4 +342,32 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
       if (active.get(agentId) === state) active.delete(agentId);
     },
   };
+}
+
+/** How often progress reports of one call go to its caller at most, in ms. */
+const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * A caller that follows the call's progress (`progress: true`, a stream): the tool's reports go
+ * as stream items `{progress}` (at most one per PROGRESS_INTERVAL_MS), and then the reply as the
+ * last item, since a stream's end carries no value once items were sent.
+ */
+function followProgress(
+  ctx: ActorContext<AgentState>,
+  toolCtx: ToolCallContext,
+): (work: Promise<AgentInvokeToolReply>) => Promise<AgentInvokeToolReply> {
+  let sent = false;
+  let lastAt = 0;
+  toolCtx.progress = (update) => {
+    const now = Date.now();
+    if (now - lastAt < PROGRESS_INTERVAL_MS) return;
+    lastAt = now;
+    sent = true;
+    ctx.next({ progress: update });
+  };
+  return (work) =>
+    work.then((reply) => {
+      if (sent) ctx.next(reply);
+      return reply;
+    });
 }

@@ -14,6 +14,7 @@ import { mcpCaller, McpCallsInFlight } from './mcp-cancellation';
 import { mcpTasks, type McpTaskServices } from './mcp-tasks';
 import { completeFilePath, filePrompts, fileResources, type CatalogCall } from './mcp-catalog';
 import { bearerChallenge } from './oauth-metadata.route';
+import type { ToolProgress } from './tool-declaration';
 import { invokeTool, toolRouterOf } from './tool-invoke';
 import { listingFor } from './tool-listing';
 import { isUnknownToolError } from './tool-registry';
@@ -160,16 +161,29 @@ export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
               stream && (typeof token === 'string' || typeof token === 'number') ? token : undefined;
             if (progress !== undefined)
               stream!.send(progressNotification(progress, 0, 1, `${name}: started`));
+            // What the tool reports in between (bytes received, …); MCP wants `progress` to grow.
+            let last = 0;
+            const onProgress =
+              progress === undefined
+                ? undefined
+                : (u: ToolProgress) => {
+                    if (!(u.progress > last)) return;
+                    last = u.progress;
+                    stream!.send(
+                      progressNotification(progress, u.progress, u.total, `${name}: ${u.message ?? ''}`),
+                    );
+                  };
             let once;
             try {
               once = await invokeToolOnce(deps, principal, key, {
                 tool: name,
                 input: args,
                 signal: flight.signal,
+                ...(onProgress ? { onProgress } : {}),
               });
             } finally {
               flight.end();
-              if (progress !== undefined)
+              if (progress !== undefined && last < 1)
                 stream!.send(progressNotification(progress, 1, 1, `${name}: finished`));
             }
             if (!once.replayed) return once.result;
