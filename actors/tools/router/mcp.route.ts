@@ -11,6 +11,7 @@ import {
 } from '../../../src/http/idempotency/idempotency-key';
 import { invokeToolOnce } from './keyed-tool-call';
 import { mcpCaller, McpCallsInFlight } from './mcp-cancellation';
+import { withExecutionLogs } from './mcp-execution-logs';
 import { mcpTasks, type McpTaskServices } from './mcp-tasks';
 import { completeFilePath, filePrompts, fileResources, type CatalogCall } from './mcp-catalog';
 import { bearerChallenge } from './oauth-metadata.route';
@@ -192,7 +193,7 @@ export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
           },
           cancelled: (requestId) => inFlight.cancel(caller, requestId),
           isUnknownTool: isUnknownToolError,
-          resources: fileResources(asCaller),
+          resources: withExecutionLogs(fileResources(asCaller), deps.services?.executions, principal),
           prompts: filePrompts(asCaller),
           complete: completeFilePath(asCaller),
           tasks: mcpTasks(deps, principal),

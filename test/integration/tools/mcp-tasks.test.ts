@@ -74,6 +74,21 @@ describe('MCP tasks, 2025-11-25 form', () => {
       status: 'COMPLETED',
     });
     expect(JSON.stringify(exe.body.execution.result)).toContain('42');
+
+    // Its logs are a read-only resource, listed first, and nobody else's.
+    const uri = `execution://${task.taskId}/logs`;
+    const listedResources = await rpc(token, 'resources/list', {});
+    expect(listedResources.body.result.resources[0]).toMatchObject({ uri, mimeType: 'text/plain' });
+    const logs = await rpc(token, 'resources/read', { uri });
+    expect(logs.body.result.contents[0].text).toMatch(
+      /INFO Calling proc_execute\n.*INFO proc_execute answered/s,
+    );
+    const other = await h.account();
+    expect((await rpc(other.token, 'resources/read', { uri })).body.error.code).toBe(-32002);
+    const templates = await rpc(token, 'resources/templates/list', {});
+    expect(templates.body.result.resourceTemplates.map((t: { name: string }) => t.name)).toContain(
+      'execution-logs',
+    );
   });
 
   it('tasks/cancel stops the running call now; the execution and the route record say cancelled', async () => {
