@@ -12,6 +12,7 @@ import {
 import { invokeToolOnce } from './keyed-tool-call';
 import { mcpCaller, McpCallsInFlight } from './mcp-cancellation';
 import { withExecutionLogs } from './mcp-execution-logs';
+import { listen, LISTEN_METHOD } from './mcp-subscriptions';
 import { mcpTasks, type McpTaskServices } from './mcp-tasks';
 import { completeFilePath, filePrompts, fileResources, type CatalogCall } from './mcp-catalog';
 import { bearerChallenge } from './oauth-metadata.route';
@@ -117,6 +118,12 @@ export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
                 `The Mcp-Method header (${routed.slice(0, 100)}) does not name the body's method`,
               ),
             );
+          return;
+        }
+        // The 2026 subscription form: a stream that stays open (mcp-subscriptions.ts).
+        const single = Array.isArray(req.body) ? undefined : (req.body as Record<string, unknown>);
+        if (single?.method === LISTEN_METHOD && 'id' in single) {
+          listen(deps.system, principal, single, req, res);
           return;
         }
         let headerKey: string | undefined;

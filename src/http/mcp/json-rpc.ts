@@ -170,7 +170,8 @@ export function capabilitiesOf(deps: McpDeps, stateless = isStateless(deps)): Re
   return {
     tools: { listChanged: false },
     logging: {},
-    ...(deps.resources ? { resources: { subscribe: false, listChanged: false } } : {}),
+    // Subscriptions are the stateless era's `subscriptions/listen` stream (no session to hold them).
+    ...(deps.resources ? { resources: { subscribe: stateless, listChanged: false } } : {}),
     ...(deps.prompts ? { prompts: { listChanged: false } } : {}),
     ...(deps.complete ? { completions: {} } : {}),
     ...(deps.tasks ? taskCapabilities(stateless) : {}),
