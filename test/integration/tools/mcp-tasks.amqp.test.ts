@@ -12,6 +12,7 @@ import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { eventually } from '../../support/async';
 import { killAllChildren, startChild } from '../../support/child-process';
+import { sseMessages } from '../../support/sse-reader';
 import { describeWithService } from '../../support/services';
 
 const WORKER = path.join(__dirname, '../executions/support/runtime-worker.child.ts');
@@ -147,5 +148,39 @@ describeWithService('amqp', 'MCP tasks over RabbitMQ (two front doors)', (amqpUr
     const cancelled = await rpc(1, 'tasks/cancel', { taskId });
     expect(cancelled.body.result).toMatchObject({ taskId, status: 'cancelled' });
     await eventually(() => worker.work.inFlight() === 0, 10_000);
+  }, 60_000);
+
+  it('a subscription at one front door hears of a write made through the other (run on the worker)', async () => {
+    const client = new AbortController();
+    const res = await fetch(`${fronts[1].http!.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        Accept: 'application/json, text/event-stream',
+        'Content-Type': 'application/json',
+        'MCP-Protocol-Version': '2026-07-28',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'sub',
+        method: 'subscriptions/listen',
+        params: { notifications: { resourceUris: ['file:///shared/n.txt'] } },
+      }),
+      signal: client.signal,
+    });
+    const messages = sseMessages(res, 20_000);
+    expect(await messages.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
+    const write = await request(fronts[0].http!.url)
+      .post('/mcp')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ tool: 'fs_write', input: { path: 'shared/n.txt', content: 'hi' } });
+    expect(write.status).toBe(200);
+    expect(await messages.next()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: 'file:///shared/n.txt' },
+    });
+    client.abort();
+    await messages.cancel();
   }, 60_000);
 });
