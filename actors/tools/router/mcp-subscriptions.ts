@@ -3,6 +3,13 @@ import type { Principal } from '../../../schemas/auth';
 import type { ActorSystemApi } from '../../../src/kernel';
 import { acceptsEventStream, McpEventStream } from '../../../src/http/mcp/event-stream';
 import { isObject, JSON_RPC_ERRORS, rpcError } from '../../../src/http/mcp/json-rpc-messages';
+import {
+  declaresTasksExtension,
+  detailedTask,
+  TASKS_EXTENSION,
+  type McpTaskProvider,
+} from '../../../src/http/mcp/json-rpc';
+import { EXECUTION_EVENT_BROADCAST } from '../../../schemas/messages/executions';
 import { FILES_CHANGED_BROADCAST } from '../../files/file-store';
 import { callerAgentId } from './default-agent';
 import { pathOfUri } from './mcp-catalog';
@@ -14,6 +21,10 @@ import { pathOfUri } from './mcp-catalog';
  * `notifications/resources/updated {uri}` each time one of those files of the caller's file space
  * is written, renamed (both paths) or deleted, on any node (the file store's `files.changed`
  * broadcast), until the client closes it. No session: the stream is the subscription.
+ *
+ * `notifications.taskIds` (the Tasks extension, declared in the request's `_meta`): the caller's
+ * tasks among them are acknowledged, and each change of their execution (the `execution.event`
+ * broadcast) sends `notifications/tasks` with the task as `tasks/get` would answer it.
  */
 
 export const LISTEN_METHOD = 'subscriptions/listen';
@@ -24,13 +35,14 @@ const MAX_URIS = 100;
 const bare = (path: string) => path.replace(/^\/+/, '');
 
 /** Answers a `subscriptions/listen` message (a single message of its own request). */
-export function listen(
+export async function listen(
   system: Pick<ActorSystemApi, 'onBroadcast'>,
   principal: Principal,
   message: Record<string, unknown>,
   req: Request,
   res: Response,
-): void {
+  tasks: McpTaskProvider | undefined,
+): Promise<void> {
   const id = message.id as string | number;
   const params = isObject(message.params) ? message.params : {};
   const wanted = isObject(params.notifications) ? params.notifications : {};
@@ -59,14 +71,60 @@ export function listen(
       return invalid(`Not a resource of this server: ${uri.slice(0, 200)}`);
     }
   }
+  const taskIds = wanted.taskIds ?? [];
+  if (!Array.isArray(taskIds) || taskIds.length > MAX_URIS || !taskIds.every((t) => typeof t === 'string')) {
+    return invalid(`params.notifications.taskIds must be at most ${MAX_URIS} task ids`);
+  }
+  if (taskIds.length > 0 && !declaresTasksExtension(isObject(params._meta) ? params._meta : undefined)) {
+    return void res.status(200).json(
+      rpcError(id, -32003, 'Missing required client capability', {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      }),
+    );
+  }
+  // Only the caller's own tasks (tasks/get's rule); others are left out of the acknowledgement.
+  const followed = new Set<string>();
+  for (const taskId of taskIds as string[]) {
+    if (
+      tasks &&
+      (await tasks.get(taskId).then(
+        () => true,
+        () => false,
+      ))
+    )
+      followed.add(taskId);
+  }
   // The space `fs_*` (and so `resources/read`) use: the calling agent's.
   const ownerKey = `agent:${callerAgentId(principal)}`;
   const stream = new McpEventStream(res);
   stream.send({
     jsonrpc: '2.0',
     method: 'notifications/subscriptions/acknowledged',
-    params: { notifications: { resourceUris: [...paths.values()] } },
+    params: {
+      notifications: {
+        resourceUris: [...paths.values()],
+        ...(taskIds.length > 0 ? { taskIds: [...followed] } : {}),
+      },
+    },
   });
+  const sent = new Map<string, string>();
+  const offTasks =
+    followed.size === 0 || !tasks
+      ? () => undefined
+      : system.onBroadcast(EXECUTION_EVENT_BROADCAST, (body) => {
+          const executionId = (body as { executionId?: unknown } | undefined)?.executionId;
+          if (typeof executionId !== 'string' || !followed.has(executionId)) return;
+          void tasks.get(executionId).then(
+            (task) => {
+              // One write makes several events: one notification per state the client has not seen.
+              const seen = `${task.status}|${task.lastUpdatedAt}`;
+              if (sent.get(executionId) === seen) return;
+              sent.set(executionId, seen);
+              stream.send({ jsonrpc: '2.0', method: 'notifications/tasks', params: detailedTask(task) });
+            },
+            () => undefined,
+          );
+        });
   const off = system.onBroadcast(FILES_CHANGED_BROADCAST, (body) => {
     const b = body as { ownerKey?: unknown; paths?: unknown } | undefined;
     if (b?.ownerKey !== ownerKey || !Array.isArray(b.paths)) return;
@@ -82,6 +140,7 @@ export function listen(
   keepalive.unref();
   res.once('close', () => {
     off();
+    offTasks();
     clearInterval(keepalive);
   });
 }

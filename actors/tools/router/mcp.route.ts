@@ -123,7 +123,7 @@ export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
         // The 2026 subscription form: a stream that stays open (mcp-subscriptions.ts).
         const single = Array.isArray(req.body) ? undefined : (req.body as Record<string, unknown>);
         if (single?.method === LISTEN_METHOD && 'id' in single) {
-          listen(deps.system, principal, single, req, res);
+          await listen(deps.system, principal, single, req, res, mcpTasks(deps, principal));
           return;
         }
         let headerKey: string | undefined;

@@ -24,7 +24,14 @@ export {
   type McpPromptProvider,
   type McpResourceProvider,
 } from './catalog-methods';
-export { TASKS_EXTENSION, type McpTask, type McpTaskProvider, type McpTaskStatus } from './task-methods';
+export {
+  declaresTasksExtension,
+  detailedTask,
+  TASKS_EXTENSION,
+  type McpTask,
+  type McpTaskProvider,
+  type McpTaskStatus,
+} from './task-methods';
 export {
   JSON_RPC_ERRORS,
   rpcError,

@@ -94,6 +94,12 @@ function wireTask(task: McpTask, stateless: boolean): Record<string, unknown> {
     : { ...base, ttl: task.ttlMs, pollInterval: task.pollIntervalMs };
 }
 
+/** A task as the 2026 extension shows it in `tasks/get` and `notifications/tasks`: the result inline once ended. */
+export function detailedTask(task: McpTask): Record<string, unknown> {
+  const ended = task.status === 'completed' || task.status === 'failed';
+  return { ...wireTask(task, true), ...(ended ? { result: callResultOf(task) } : {}) };
+}
+
 const isTerminal = (s: McpTaskStatus) => s === 'completed' || s === 'failed' || s === 'cancelled';
 
 function providerError(id: string | number, err: unknown): JsonRpcResponse {
@@ -182,10 +188,8 @@ export async function taskRequest(
     switch (method) {
       case 'tasks/get': {
         const task = await provider.get(taskId as string);
-        if (!stateless) return ok(wireTask(task, false));
         // The 2026 form inlines the result of an ended task.
-        const ended = task.status === 'completed' || task.status === 'failed';
-        return ok({ ...wireTask(task, true), ...(ended ? { result: callResultOf(task) } : {}) });
+        return ok(stateless ? detailedTask(task) : wireTask(task, false));
       }
       case 'tasks/result': {
         if (stateless) return undefined; // removed by the extension: -32601

@@ -92,3 +92,76 @@ it('refuses a listen without an event stream, and URIs that are not resources he
     .send(body(['https://elsewhere/x']));
   expect(bad.body.error.code).toBe(-32602);
 });
+
+it('a listen with taskIds (Tasks extension) is told of its task until it completes, with the result', async () => {
+  const { token } = await h.account();
+  const other = await h.account();
+  const caps = {
+    'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  };
+  const created = await h
+    .http()
+    .post('/mcp')
+    .set('Authorization', `Bearer ${token}`)
+    .set('MCP-Protocol-Version', '2026-07-28')
+    .send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'proc_execute',
+        arguments: {
+          language: 'javascript',
+          code: 'const t = Date.now(); while (Date.now() - t < 1500) {} console.log(6 * 7)',
+        },
+        _meta: caps,
+      },
+    });
+  const { taskId } = created.body.result;
+  const client = new AbortController();
+  const res = await fetch(`${h.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${token}`,
+      Accept: 'application/json, text/event-stream',
+      'Content-Type': 'application/json',
+      'MCP-Protocol-Version': '2026-07-28',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'sub',
+      method: 'subscriptions/listen',
+      params: { notifications: { taskIds: [taskId, 'exe_notmine'] }, _meta: caps },
+    }),
+    signal: client.signal,
+  });
+  const messages = sseMessages(res);
+  expect(await messages.next()).toEqual({
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { notifications: { resourceUris: [], taskIds: [taskId] } },
+  });
+  let last: { params: { taskId: string; status: string; result?: { structuredContent?: unknown } } };
+  do {
+    last = (await messages.next()) as typeof last;
+    expect(last).toMatchObject({ method: 'notifications/tasks', params: { taskId } });
+  } while (last.params.status === 'working');
+  expect(last.params.status).toBe('completed');
+  expect(JSON.stringify(last.params.result!.structuredContent)).toContain('42');
+  client.abort();
+  await messages.cancel();
+
+  // Without the extension declared: -32003.
+  const refused = await h
+    .http()
+    .post('/mcp')
+    .set('Authorization', `Bearer ${other.token}`)
+    .set('Accept', 'application/json, text/event-stream')
+    .send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'subscriptions/listen',
+      params: { notifications: { taskIds: [taskId] } },
+    });
+  expect(refused.body.error.code).toBe(-32003);
+});
