@@ -7,6 +7,7 @@ import { executionContracts } from './executions/executions.contract';
 import { fileContracts } from './files/files.contract';
 import { accountContracts, agentContracts, bearerTokenContracts } from './identity/identity.contract';
 import { memoryContracts } from './memory/memory.contract';
+import { oauthContracts } from './oauth/oauth.contract';
 import { notificationContracts } from './notifications/notifications.contract';
 import { operationsContracts } from './operations/operations.contract';
 import { opsContracts } from './ops/ops.contract';
@@ -38,6 +39,7 @@ export const routeContracts: readonly RouteContract[] = [
   ...memoryContracts,
   ...workspaceContracts,
   ...operationsContracts,
+  ...oauthContracts,
 ];
 
 /** The document's title and version (the package's) for `/openapi.json` and the generated client. */

@@ -51,8 +51,16 @@ export interface ExecutionsService {
   assertNotLockedDown(workspaceId: string): Promise<void>;
   /** Applies a panic on this node (also run on every node by the `workspace.panic` broadcast). */
   onPanic(event: WorkspacePanicEvent): void;
+  /**
+   * Aborts the step in flight of one execution, wherever it runs (broadcast), as panic does: for a
+   * cancel that must not wait for the step to finish (an MCP task's `tasks/cancel`).
+   */
+  abortStep(executionId: string, reason: AppError): Promise<void>;
   close(): void;
 }
+
+/** `{executionId, code, message}`: abort that execution's step in flight on every node. */
+export const EXECUTION_ABORT_BROADCAST = 'execution.abortStep';
 
 /** The reason the steps and tool calls stopped by panic carry. */
 export const panicError = () =>
@@ -90,6 +98,12 @@ export function createExecutionsService(services: Services): ExecutionsService {
     const parsed = WorkspacePanicEventSchema.safeParse(body);
     if (parsed.success) onPanic(parsed.data);
   });
+  const offAbort = services.system.onBroadcast(EXECUTION_ABORT_BROADCAST, (body) => {
+    const b = body as { executionId?: unknown; code?: unknown; message?: unknown } | undefined;
+    if (typeof b?.executionId !== 'string' || typeof b.message !== 'string') return;
+    const code = b.code === 'DEADLINE_EXCEEDED' ? 'DEADLINE_EXCEEDED' : 'UNAVAILABLE';
+    steps.abort([b.executionId], new AppError(code, b.message.slice(0, 500), { reason: 'cancelled' }));
+  });
 
   return {
     services,
@@ -113,8 +127,14 @@ export function createExecutionsService(services: Services): ExecutionsService {
       }
     },
     onPanic,
+    abortStep: async (executionId, reason) => {
+      const body = { executionId, code: reason.code, message: reason.message };
+      steps.abort([executionId], reason);
+      await services.system.broadcast(EXECUTION_ABORT_BROADCAST, body);
+    },
     close: () => {
       off();
+      offAbort();
       sweeper.stop();
       hub.close();
     },

@@ -31,6 +31,9 @@ import { FilesRepo, checkExpected, isDirectoryError, notFound, versionNotKept } 
 
 export type * from './file-store.types';
 
+/** `{ownerKey, paths}`: files of that space were written, renamed or deleted (FileStoreOptions.onChange). */
+export const FILES_CHANGED_BROADCAST = 'files.changed';
+
 /**
  * The governed file store (docs/files.md): files and directories per owner space in MongoDB,
  * versioned, with optimistic concurrency on every change. The `fs_*` tools work in an agent's
@@ -40,11 +43,13 @@ export type * from './file-store.types';
 export class FileStore {
   private readonly repo: FilesRepo;
   private readonly maxFileBytes: number;
+  private readonly onChange: FileStoreOptions['onChange'];
 
   constructor(
     private readonly documents: DocumentStore,
     options: FileStoreOptions = {},
   ) {
+    this.onChange = options.onChange;
     this.maxFileBytes = Math.min(options.maxFileBytes ?? FILE_LIMITS.maxFileBytes, FILE_LIMITS.maxFileBytes);
     const maxVersions = Math.max(1, options.maxVersions ?? FILE_LIMITS.maxVersions);
     this.repo = new FilesRepo(documents, maxVersions, options.logger);
@@ -74,6 +79,7 @@ export class FileStore {
         visibility: input.visibility ?? (live ? base.visibility : 'private'),
       });
       const previousVersion = live ? base.version : null;
+      this.onChange?.(space.ownerKey, [path]);
       return {
         entry: fileEntry(doc),
         created: !live,
@@ -148,7 +154,9 @@ export class FileStore {
     const path = filePath(input.path);
     const doc = await this.repo.requireLive(space, path);
     checkExpected(path, doc, input.expectedVersion);
-    return this.deleteDoc(space, path, doc);
+    const result = await this.deleteDoc(space, path, doc);
+    this.onChange?.(space.ownerKey, [path]);
+    return result;
   }
 
   /** Creates a directory and its parents; an existing directory is returned as is (`created: false`). */
@@ -213,6 +221,7 @@ export class FileStore {
       await this.undo(scope, [...parents, copied]);
       throw err;
     }
+    this.onChange?.(space.ownerKey, [from, to]);
     return {
       entry: fileEntry(moved),
       previousPath: from,

@@ -19,6 +19,11 @@ export interface FileStoreOptions {
   maxVersions?: number;
   /** Where failed background clean-ups (pruning) are reported. Default: nowhere. */
   logger?: Logger;
+  /**
+   * Told of every write, rename and delete that succeeded: the space (`ownerKey`) and the paths
+   * that changed (the boot broadcasts it: MCP resource subscriptions on every node).
+   */
+  onChange?: (ownerKey: string, paths: string[]) => void;
 }
 
 export interface WriteFileInput extends ContentInput {

@@ -32,8 +32,9 @@ export const RouteRecordDocumentSchema = z.object({
   agentRef: z.string(),
   agentId: z.string(),
   accountId: z.string().optional(),
-  status: z.enum(['ok', 'error']),
-  /** Error code when `status` is `error` (`PERMISSION_DENIED`, `VALIDATION_ERROR`, …). */
+  /** `cancelled`: the caller gave up (MCP `notifications/cancelled`, a client that disconnected, `tasks/cancel`). */
+  status: z.enum(['ok', 'error', 'cancelled']),
+  /** Error code when `status` is `error` or `cancelled` (`PERMISSION_DENIED`, `VALIDATION_ERROR`, …). */
   errorCode: z.string().optional(),
   durationMs: z.number().nonnegative(),
   at: z.date(),

@@ -41,6 +41,12 @@ export const AgentInvokeToolMessageSchema = z.object({
   input: z.record(z.string(), z.unknown()).default({}),
   invokedByType: InvokedByTypeSchema.default('agent'),
   related: RelatedRefsSchema.optional(),
+  /**
+   * The caller follows the call as a stream and takes progress: the agent then sends
+   * `{progress: {progress, total?, message?}}` items while the tool reports some, and the reply
+   * `{result}` as the last item.
+   */
+  progress: z.boolean().optional(),
   /** The execution the call belongs to, when a workflow or the studio makes it. */
   executionId: z.string().max(200).optional(),
 });

@@ -1,7 +1,7 @@
 import { createAppsService } from '../../actors/apps/apps.service';
 import { createConnectorsService } from '../../actors/connectors/connectors';
 import { createExecutionsService } from '../../actors/executions/executions';
-import { FileStore } from '../../actors/files/file-store';
+import { FileStore, FILES_CHANGED_BROADCAST } from '../../actors/files/file-store';
 import { FilesApi } from '../../actors/files/files-api.service';
 import { identityOptionsFor } from '../../actors/identity/identity-options';
 import { RevokedTokensRepo } from '../../actors/identity/revoked-tokens.repo';
@@ -13,6 +13,7 @@ import { collectionDefinitions } from '../../actors/collections';
 import { createCrew, createMetrics } from '../../actors/operations/operations';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
+import { toolTaskRunner } from '../../actors/tools/router/tool-task.runner';
 import { createVaultService } from '../../actors/vault/vault';
 import { InvitationsApi, WorkspacesApi } from '../../actors/workspaces/workspaces';
 import { createLazyHttpEgress } from './egress-factory';
@@ -105,7 +106,12 @@ export function buildServices(
   // Workspaces first: files, memory, executions and the vault ask it who is a member.
   s.workspaces = new WorkspacesApi(services);
   s.invitations = new InvitationsApi(s.workspaces);
-  s.files = new FileStore(documents, { logger: logger.child({ component: 'files' }) });
+  s.files = new FileStore(documents, {
+    logger: logger.child({ component: 'files' }),
+    // Every node hears of every change (MCP resource subscriptions, actors/tools/router).
+    onChange: (ownerKey, paths) =>
+      void services.system.broadcast(FILES_CHANGED_BROADCAST, { ownerKey, paths }).catch(() => undefined),
+  });
   // Executions read `work` at once; the step runners and undoers read the rest when they run.
   s.executions = createExecutionsService(services);
   onClose(async () => s.executions!.close());
@@ -120,7 +126,12 @@ export function buildServices(
   s.toolRouter.resolvers.skill = s.skills.tools;
   // Effects and execution types of the domains that record their work as executions.
   s.executions.undoers.register(memoryUndoer);
-  for (const runner of [...studioRunners, skillUseRunner, ...(options.executions?.runners ?? [])])
+  for (const runner of [
+    ...studioRunners,
+    skillUseRunner,
+    toolTaskRunner,
+    ...(options.executions?.runners ?? []),
+  ])
     s.executions.runners.register(runner);
   // Metrics: HTTP requests (metrics.route.ts), tool calls (route records), gauges read at scrape.
   s.metrics = createMetrics(services);

@@ -34,6 +34,8 @@ export async function readBody(
   body: Readable,
   maxBytes: number,
   contentEncoding?: string,
+  /** Told the decoded bytes read so far after each chunk (progress of a tool call). */
+  onBytes?: (bytes: number) => void,
 ): Promise<ReadBody> {
   const decoder = decoderFor(contentEncoding);
   // Destroying a body early (at the cap) makes undici emit an abort error after we stopped listening.
@@ -54,6 +56,7 @@ export async function readBody(
       }
       chunks.push(bytes);
       size += bytes.length;
+      onBytes?.(size);
     }
   } finally {
     if (truncated || !source.readableEnded) source.destroy();

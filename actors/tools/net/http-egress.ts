@@ -46,6 +46,8 @@ export interface EgressCallContext {
   allowedDomains: readonly string[];
   /** Aborting it ends the call promptly (UNAVAILABLE, reason 'cancelled'). */
   signal?: AbortSignal;
+  /** Told the response bytes received so far (and the announced length), for progress. */
+  onBytes?: (bytes: number, total: number | undefined) => void;
 }
 
 /** The HTTP egress service behind the `net_*` tools. See docs/tool-net.md. */
@@ -163,6 +165,7 @@ export function createHttpEgress(options: HttpEgressOptions): HttpEgress {
           maxBytes,
           followRedirects: input.followRedirects !== false,
           baseConnector: options.baseConnector,
+          ...(context.onBytes ? { onBytes: context.onBytes } : {}),
         });
         if (response.read === undefined) {
           let next: URL;

@@ -32,6 +32,8 @@ export interface HopOptions {
   maxBytes: number;
   followRedirects: boolean;
   baseConnector?: BaseConnector;
+  /** Told the bytes of the body read so far, and its announced length when known. */
+  onBytes?: (bytes: number, total: number | undefined) => void;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -115,7 +117,17 @@ export async function sendHop(
       response.body.on('error', () => undefined);
       response.body.destroy();
     } else {
-      read = await readBody(response.body, options.maxBytes, firstValue(headers['content-encoding']));
+      const encoding = firstValue(headers['content-encoding']);
+      const length = Number(firstValue(headers['content-length']));
+      // The announced length counts encoded bytes: a total only for a body read as it came.
+      const total = encoding === undefined && Number.isFinite(length) && length > 0 ? length : undefined;
+      const onBytes = options.onBytes;
+      read = await readBody(
+        response.body,
+        options.maxBytes,
+        encoding,
+        onBytes ? (n) => onBytes(n, total) : undefined,
+      );
     }
     return { status, statusText: STATUS_CODES[status], headers, location, read };
   } finally {

@@ -27,10 +27,19 @@ function egressOf(ctx: ToolContext): HttpEgress {
   return egress;
 }
 
-const callContext = (ctx: ToolContext): EgressCallContext => ({
-  allowedDomains: ctx.agent.allowedDomains,
-  signal: ctx.signal,
-});
+const callContext = (ctx: ToolContext): EgressCallContext => {
+  const progress = ctx.progress;
+  return {
+    allowedDomains: ctx.agent.allowedDomains,
+    signal: ctx.signal,
+    ...(progress
+      ? {
+          onBytes: (bytes: number, total: number | undefined) =>
+            progress({ progress: bytes, ...(total ? { total } : {}), message: `${bytes} bytes received` }),
+        }
+      : {}),
+  };
+};
 
 const request = (method: NetHttpMethod) => (input: unknown, ctx: ToolContext) =>
   egressOf(ctx).request(method, input, callContext(ctx));

@@ -182,6 +182,8 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
     toolCtx: ToolContext,
     record: RouteRecordInput,
     started: number,
+    /** The kernel's cancel of this request: the caller gave up. */
+    cancelled: AbortSignal,
   ): Promise<AgentInvokeToolReply> {
     let error: unknown;
     try {
@@ -202,6 +204,14 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
         record.status = 'error';
         record.errorCode = codeOf(error);
       }
+      // Whatever the tool ended with (an error, or a result such as proc_execute's `cancelled`
+      // outcome), a call its caller called off is recorded as cancelled.
+      // (The same signal also fires at the request's deadline: that is a failure, not a cancel.)
+      if (
+        cancelled.aborted &&
+        !(isAppError(cancelled.reason) && cancelled.reason.code === 'DEADLINE_EXCEEDED')
+      )
+        record.status = 'cancelled';
       record.durationMs = Math.round((performance.now() - started) * 100) / 100;
       recorder.record(record, true);
     }
@@ -312,7 +322,10 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
       body.executionId,
       body.related,
     );
-    const work = run(target, body.input, toolCtx, record, started);
+    // Progress is wired before the tool starts (it reads `ctx.progress` as it begins).
+    const progressed = body.progress === true ? followProgress(ctx, toolCtx) : undefined;
+    let work = run(target, body.input, toolCtx, record, started, ctx.signal);
+    if (progressed) work = progressed(work);
     // The kernel takes the outcome when the turn ends; until then the rejection is handled here.
     const release = () => toolCtx.release();
     work.then(release, release);
@@ -329,4 +342,32 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
       if (active.get(agentId) === state) active.delete(agentId);
     },
   };
+}
+
+/** How often progress reports of one call go to its caller at most, in ms. */
+const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * A caller that follows the call's progress (`progress: true`, a stream): the tool's reports go
+ * as stream items `{progress}` (at most one per PROGRESS_INTERVAL_MS), and then the reply as the
+ * last item, since a stream's end carries no value once items were sent.
+ */
+function followProgress(
+  ctx: ActorContext<AgentState>,
+  toolCtx: ToolCallContext,
+): (work: Promise<AgentInvokeToolReply>) => Promise<AgentInvokeToolReply> {
+  let sent = false;
+  let lastAt = 0;
+  toolCtx.progress = (update) => {
+    const now = Date.now();
+    if (now - lastAt < PROGRESS_INTERVAL_MS) return;
+    lastAt = now;
+    sent = true;
+    ctx.next({ progress: update });
+  };
+  return (work) =>
+    work.then((reply) => {
+      if (sent) ctx.next(reply);
+      return reply;
+    });
 }

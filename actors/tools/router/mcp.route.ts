@@ -1,4 +1,3 @@
-import type { ToolRouterRouteServices } from './tool-invoke';
 import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, errors, isAppError } from '../../../schemas/errors';
 import { ToolCallBodySchema } from '../../../schemas/http/mcp';
@@ -12,8 +11,12 @@ import {
 } from '../../../src/http/idempotency/idempotency-key';
 import { invokeToolOnce } from './keyed-tool-call';
 import { mcpCaller, McpCallsInFlight } from './mcp-cancellation';
+import { withExecutionLogs } from './mcp-execution-logs';
+import { listen, LISTEN_METHOD } from './mcp-subscriptions';
+import { mcpTasks, type McpTaskServices } from './mcp-tasks';
 import { completeFilePath, filePrompts, fileResources, type CatalogCall } from './mcp-catalog';
 import { bearerChallenge } from './oauth-metadata.route';
+import type { ToolProgress } from './tool-declaration';
 import { invokeTool, toolRouterOf } from './tool-invoke';
 import { listingFor } from './tool-listing';
 import { isUnknownToolError } from './tool-registry';
@@ -74,7 +77,7 @@ function callKey(header: string | undefined, meta: Record<string, unknown> | und
  * authentication for both (401 as an HTTP status, which MCP clients surface). `GET` and
  * `DELETE /mcp` answer 405 (no server-initiated stream, no session to end) through the fallback.
  */
-export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => {
+export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
   const inFlight = new McpCallsInFlight(deps.system);
   // Keys are read here, per tool call, in both dialects (keyed-tool-call.ts), not by the front door.
   router.post(
@@ -115,6 +118,12 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
                 `The Mcp-Method header (${routed.slice(0, 100)}) does not name the body's method`,
               ),
             );
+          return;
+        }
+        // The 2026 subscription form: a stream that stays open (mcp-subscriptions.ts).
+        const single = Array.isArray(req.body) ? undefined : (req.body as Record<string, unknown>);
+        if (single?.method === LISTEN_METHOD && 'id' in single) {
+          await listen(deps.system, principal, single, req, res, mcpTasks(deps, principal));
           return;
         }
         let headerKey: string | undefined;
@@ -160,16 +169,29 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
               stream && (typeof token === 'string' || typeof token === 'number') ? token : undefined;
             if (progress !== undefined)
               stream!.send(progressNotification(progress, 0, 1, `${name}: started`));
+            // What the tool reports in between (bytes received, …); MCP wants `progress` to grow.
+            let last = 0;
+            const onProgress =
+              progress === undefined
+                ? undefined
+                : (u: ToolProgress) => {
+                    if (!(u.progress > last)) return;
+                    last = u.progress;
+                    stream!.send(
+                      progressNotification(progress, u.progress, u.total, `${name}: ${u.message ?? ''}`),
+                    );
+                  };
             let once;
             try {
               once = await invokeToolOnce(deps, principal, key, {
                 tool: name,
                 input: args,
                 signal: flight.signal,
+                ...(onProgress ? { onProgress } : {}),
               });
             } finally {
               flight.end();
-              if (progress !== undefined)
+              if (progress !== undefined && last < 1)
                 stream!.send(progressNotification(progress, 1, 1, `${name}: finished`));
             }
             if (!once.replayed) return once.result;
@@ -178,9 +200,10 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
           },
           cancelled: (requestId) => inFlight.cancel(caller, requestId),
           isUnknownTool: isUnknownToolError,
-          resources: fileResources(asCaller),
+          resources: withExecutionLogs(fileResources(asCaller), deps.services?.executions, principal),
           prompts: filePrompts(asCaller),
           complete: completeFilePath(asCaller),
+          tasks: mcpTasks(deps, principal),
         });
         res.off('close', onClose);
         // The client is gone: nobody reads an answer (the cancelled call's record says why).
@@ -196,6 +219,12 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
         return;
       }
 
+      // A client that disconnects before its answer cancels the call (the same abort as MCP's).
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!res.writableFinished) gone.abort();
+      };
+      res.once('close', onClose);
       try {
         const key = rawKey === undefined ? undefined : parseIdempotencyKey(rawKey);
         const body = parseBody(ToolCallBodySchema, req);
@@ -208,13 +237,18 @@ export const mcpRoute: RouteModule<ToolRouterRouteServices> = (router, deps) => 
             tool: body.tool,
             input: body.input ?? body.arguments ?? {},
             ...(body.server !== undefined ? { server: body.server } : {}),
+            signal: gone.signal,
           },
           markReplayed,
         );
+        if (gone.signal.aborted) return; // nobody reads the answer
         if (replayed) markReplayed();
         sendJson(res, 200, { success: true, result });
       } catch (err) {
+        if (gone.signal.aborted) return;
         throw withSuccessFalse(err);
+      } finally {
+        res.off('close', onClose);
       }
     },
   );

@@ -6,9 +6,8 @@ import { SERVICE_VERSION } from '../../../src/version';
 /**
  * OAuth 2.0 Protected Resource Metadata (RFC 9728) for `POST /mcp`, and the `WWW-Authenticate`
  * challenge of its 401s that points MCP clients at it (MCP authorization, docs/tool-router.md,
- * "Authorization for MCP clients"). The metadata names no authorization server: this service
- * issues its bearer tokens itself (agent registration, named tokens in `/api/bearer-tokens`), and
- * a client that finds no server to run OAuth against falls back to a token it is given.
+ * "Authorization for MCP clients"). The authorization server it names is the service itself
+ * (`/.well-known/oauth-authorization-server`, actors/oauth): OAuth clients get named tokens.
  */
 
 export const MCP_PATH = '/mcp';
@@ -44,8 +43,8 @@ export const oauthMetadataRoute: RouteModule = (router, deps) => {
   const base = deps.config.PUBLIC_BASE_URL;
   const metadata = Object.freeze({
     resource: mcpResource(base).resource,
-    // No authorization server of our own (yet): the tokens below are issued by the service itself.
-    authorization_servers: [],
+    // The service is its own authorization server (actors/oauth, docs/oauth.md): issuer = base URL.
+    authorization_servers: [base],
     bearer_methods_supported: ['header'],
     scopes_supported: ['mcp_connector'],
     resource_name: `agent-runtime-service ${SERVICE_VERSION}`,

@@ -4,7 +4,7 @@ import type { Services } from '../../../src/boot/services';
 import type { WorkScope } from '../../../src/boot/work-aborter';
 import type { Logger } from '../../../src/logging/logger';
 import { isStableEnvelopeId } from '../../../src/kernel';
-import type { ToolAgent, ToolCallIdentity, ToolContext } from './tool-declaration';
+import type { ToolAgent, ToolCallIdentity, ToolContext, ToolProgress } from './tool-declaration';
 
 /** How long the kernel answers a duplicate of a keyed call from its record (docs/kernel.md). */
 const STABLE_CALL_RETRIES_MS = 10 * 60_000;
@@ -24,6 +24,8 @@ export class ToolCallContext implements ToolContext {
   // Own properties only when given (`declare`: no field emitted), like the object literal before.
   declare readonly executionId?: string;
   declare readonly related?: RelatedRefs;
+  /** Set by the agent when the caller follows the call's progress (tool-declaration.ts). */
+  progress?: (update: ToolProgress) => void;
   private tracked?: { readonly signal: AbortSignal; release(): void };
   private madeSignal?: AbortSignal;
   private released = false;

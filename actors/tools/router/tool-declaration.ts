@@ -39,6 +39,18 @@ export interface ToolContext {
    * second run must not repeat (an increment) keys the change on it. Absent outside an actor turn.
    */
   readonly call?: ToolCallIdentity;
+  /**
+   * Reports how far the call got (bytes received, …), when its caller follows it (an MCP
+   * `progressToken`); absent otherwise. `progress` must grow from one report to the next.
+   */
+  readonly progress?: (update: ToolProgress) => void;
+}
+
+/** One progress report of a tool (MCP `notifications/progress`). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** See `ToolContext.call`. */

@@ -1,4 +1,5 @@
 import { callerAgentId } from './default-agent';
+import type { ToolProgress } from './tool-declaration';
 import type { ToolRouter } from './tool-router';
 import type { Principal } from '../../../schemas/auth';
 import { AppError, errors } from '../../../schemas/errors';
@@ -20,6 +21,8 @@ export interface ToolCall {
    * cancelled wherever it runs (the kernel's cancel, which aborts the tool's signal) and rejects.
    */
   signal?: AbortSignal;
+  /** The caller follows the call's progress (with `signal` only: the call then goes as a stream). */
+  onProgress?: (update: ToolProgress) => void;
 }
 
 /** What a call cancelled by its caller rejects with (503 like a panic's: it may have run in part). */
@@ -40,6 +43,7 @@ function askUntil<T>(
   system: ResolvedAppDeps['system'],
   signal: AbortSignal,
   args: Parameters<ResolvedAppDeps['system']['stream']>,
+  onProgress?: (update: ToolProgress) => void,
 ): Promise<T | undefined> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(callerCancelledError());
@@ -57,7 +61,13 @@ function askUntil<T>(
     };
     signal.addEventListener('abort', onAbort, { once: true });
     const subscription = system.stream<T>(...args).subscribe({
-      next: (v) => (value = v),
+      next: (v) => {
+        // A progress item (`{progress}`, agent-tools.ts `followProgress`) or the reply (`{result}`).
+        const item = v as { progress?: unknown; result?: unknown } | undefined;
+        if (onProgress && item && 'progress' in item && !('result' in item)) {
+          onProgress(item.progress as ToolProgress);
+        } else value = v;
+      },
       error: (err: unknown) => {
         done();
         reject(err as Error);
@@ -95,6 +105,8 @@ export async function invokeTool(
     kind: target.kind,
     input: call.input,
     invokedByType: principal.subjectType === 'agent' ? 'agent' : 'account',
+    // Not for a keyed call: its kernel record keeps one reply, which a streamed one would not have.
+    ...(call.onProgress && call.signal && options.envelopeId === undefined ? { progress: true } : {}),
   };
   const to = `agent:${callerAgentId(principal)}`;
   const askOptions = {
@@ -105,12 +117,12 @@ export async function invokeTool(
     alone: target.kind === 'platform' && target.declaration.heavy === true,
   };
   const reply = call.signal
-    ? await askUntil<AgentInvokeToolReply>(deps.system, call.signal, [
-        to,
-        'agent.invokeTool',
-        message,
-        askOptions,
-      ])
+    ? await askUntil<AgentInvokeToolReply>(
+        deps.system,
+        call.signal,
+        [to, 'agent.invokeTool', message, askOptions],
+        call.onProgress,
+      )
     : await deps.system.ask<AgentInvokeToolReply>(to, 'agent.invokeTool', message, askOptions);
   return reply?.result ?? null;
 }

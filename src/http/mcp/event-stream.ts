@@ -43,12 +43,12 @@ export function acceptsEventStream(accept: string | undefined): boolean {
 export function progressNotification(
   progressToken: string | number,
   progress: number,
-  total: number,
+  total: number | undefined,
   message: string,
 ) {
   return {
     jsonrpc: '2.0' as const,
     method: 'notifications/progress',
-    params: { progressToken, progress, total, message },
+    params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
   };
 }

@@ -1,4 +1,3 @@
-import { isAppError, isUncertainOutcome } from '../../../schemas/errors';
 import {
   catalogRequest,
   type McpCompletion,
@@ -7,6 +6,16 @@ import {
   type McpResourceProvider,
 } from './catalog-methods';
 import { isObject, JSON_RPC_ERRORS, rpcError, type JsonRpcResponse } from './json-rpc-messages';
+import {
+  maybeTaskCall,
+  taskCapabilities,
+  taskRequest,
+  withTaskSupport,
+  type McpTaskProvider,
+} from './task-methods';
+import { toolError, toolResult } from './tool-results';
+
+export { MCP_META, toolError, toolResult } from './tool-results';
 
 export {
   MCP_LOG_LEVELS,
@@ -15,6 +24,14 @@ export {
   type McpPromptProvider,
   type McpResourceProvider,
 } from './catalog-methods';
+export {
+  declaresTasksExtension,
+  detailedTask,
+  TASKS_EXTENSION,
+  type McpTask,
+  type McpTaskProvider,
+  type McpTaskStatus,
+} from './task-methods';
 export {
   JSON_RPC_ERRORS,
   rpcError,
@@ -44,20 +61,6 @@ export const MCP_ALL_VERSIONS = Object.freeze([...MCP_STATELESS_VERSIONS, ...MCP
 
 /** How long a 2026-era client may reuse a `tools/list` (`ttlMs`) unless the deps say otherwise. */
 export const DEFAULT_TOOLS_TTL_MS = 60_000;
-
-/**
- * This server's `_meta` fields (MCP reserves unprefixed names; ours carry a prefix):
- * - `idempotencyKey`, in a `tools/call`'s `params._meta`: the call's idempotency key (like the
- *   `Idempotency-Key` header, docs/tool-router.md);
- * - `replayed`, in a result's `_meta`: the outcome of the first call with that key, not run again;
- * - `mayHaveRun`, in a tool error's `_meta`: whether a call that failed unavailable or past its
- *   deadline may still have run (retry it with an idempotency key).
- */
-export const MCP_META = Object.freeze({
-  idempotencyKey: 'io.agent-runtime/idempotencyKey',
-  replayed: 'io.agent-runtime/replayed',
-  mayHaveRun: 'io.agent-runtime/mayHaveRun',
-});
 
 /** What the dialect needs from the router. */
 export interface McpDeps {
@@ -101,6 +104,8 @@ export interface McpDeps {
    * candidate values (at most 100 are sent) and whether there are more.
    */
   complete?(ref: McpCompletionRef, argument: { name: string; value: string }): Promise<McpCompletion>;
+  /** Tool calls as tasks (`tasks/*`): absent, no task capability and those methods answer -32601. */
+  tasks?: McpTaskProvider;
 }
 
 /** A tool's result with `_meta` for its `CallToolResult` (e.g. that it was replayed). */
@@ -132,44 +137,6 @@ export function negotiateVersion(requested: unknown): string {
     : MCP_PROTOCOL_VERSIONS[0];
 }
 
-/** A result that already is an MCP `CallToolResult` (`{content: [...], isError?}`), from a connector. */
-function isCallToolResult(result: unknown): result is Record<string, unknown> {
-  return isObject(result) && Array.isArray(result.content);
-}
-
-/**
- * A tool's result as an MCP `CallToolResult`: JSON text, plus `structuredContent` for objects. A
- * connector tool (`mcp.<server>.<tool>`) already answers a `CallToolResult`: it is passed through.
- */
-export function toolResult(result: unknown, name = '') {
-  if (name.startsWith('mcp.') && isCallToolResult(result))
-    return { ...result, isError: result.isError === true };
-  return {
-    content: [{ type: 'text', text: JSON.stringify(result ?? null) }],
-    ...(isObject(result) ? { structuredContent: result } : {}),
-    isError: false,
-  };
-}
-
-/** A failed call as an MCP tool error (`isError: true`), so that the model sees why. */
-export function toolError(err: unknown) {
-  let text = 'Internal error';
-  let mayHaveRun: boolean | undefined;
-  if (isAppError(err) && err.code !== 'INTERNAL_ERROR') {
-    const details = err.details as { retryAfter?: unknown; mayHaveRun?: unknown } | undefined;
-    const retryAfter = details?.retryAfter;
-    // As on HTTP: a 503/504 says whether the call may have run, `true` unless a layer knew better.
-    if (isUncertainOutcome(err.code)) mayHaveRun = details?.mayHaveRun !== false;
-    text = `${err.code}: ${err.message}${typeof retryAfter === 'number' ? ` (retry after ${retryAfter} s)` : ''}`;
-    if (mayHaveRun === true) text += ' (the call may have run: retry it with the same idempotency key)';
-  }
-  return {
-    content: [{ type: 'text', text }],
-    ...(mayHaveRun !== undefined ? { _meta: { [MCP_META.mayHaveRun]: mayHaveRun } } : {}),
-    isError: true,
-  };
-}
-
 async function callTool(
   id: string | number,
   params: Record<string, unknown>,
@@ -183,6 +150,8 @@ async function callTool(
     return rpcError(id, JSON_RPC_ERRORS.invalidParams, 'tools/call: params.arguments must be an object');
   }
   try {
+    const asTask = await maybeTaskCall(id, name, args ?? {}, params, deps.tasks, isStateless(deps));
+    if (asTask) return asTask;
     const answer = await deps.call(name, args ?? {}, isObject(meta) ? meta : undefined, id);
     if (answer instanceof CallAnswer) {
       const result: Record<string, unknown> = toolResult(answer.result, name);
@@ -200,25 +169,28 @@ async function callTool(
   }
 }
 
+const isStateless = (deps: McpDeps) =>
+  deps.protocolVersion !== undefined && MCP_STATELESS_VERSIONS.includes(deps.protocolVersion);
+
 /** The capabilities of `initialize`: what `deps` provides. */
-export function capabilitiesOf(deps: McpDeps): Record<string, unknown> {
+export function capabilitiesOf(deps: McpDeps, stateless = isStateless(deps)): Record<string, unknown> {
   return {
     tools: { listChanged: false },
     logging: {},
-    ...(deps.resources ? { resources: { subscribe: false, listChanged: false } } : {}),
+    // Subscriptions are the stateless era's `subscriptions/listen` stream (no session to hold them).
+    ...(deps.resources ? { resources: { subscribe: stateless, listChanged: false } } : {}),
     ...(deps.prompts ? { prompts: { listChanged: false } } : {}),
     ...(deps.complete ? { completions: {} } : {}),
+    ...(deps.tasks ? taskCapabilities(stateless) : {}),
   };
 }
 
 const INSTRUCTIONS =
   "Built-in tools are named platform.<tool> (the bare name works too); your account's connector tools are mcp.<connector>.<tool>. Results are JSON; secrets in results are redacted.";
 
-const isStateless = (deps: McpDeps) =>
-  deps.protocolVersion !== undefined && MCP_STATELESS_VERSIONS.includes(deps.protocolVersion);
-
 async function listTools(deps: McpDeps): Promise<readonly unknown[]> {
-  return typeof deps.tools === 'function' ? deps.tools() : deps.tools;
+  const tools = typeof deps.tools === 'function' ? await deps.tools() : deps.tools;
+  return deps.tasks ? withTaskSupport(tools, deps.tasks) : tools;
 }
 
 async function request(id: string | number, method: string, params: Record<string, unknown>, deps: McpDeps) {
@@ -237,7 +209,7 @@ async function request(id: string | number, method: string, params: Record<strin
         result: {
           protocolVersion: isStateless(deps) ? deps.protocolVersion : MCP_ALL_VERSIONS[0],
           supportedVersions: MCP_ALL_VERSIONS,
-          capabilities: capabilitiesOf(deps),
+          capabilities: capabilitiesOf(deps, true),
           serverInfo: deps.serverInfo,
           instructions: INSTRUCTIONS,
           tools,
@@ -273,6 +245,7 @@ async function request(id: string | number, method: string, params: Record<strin
     default:
       return (
         (await catalogRequest(id, method, params, deps)) ??
+        (await taskRequest(id, method, params, deps.tasks, isStateless(deps))) ??
         rpcError(id, JSON_RPC_ERRORS.methodNotFound, `Method not found: ${method.slice(0, 100)}`)
       );
   }

@@ -95,6 +95,38 @@ describe('MCP cancellation', () => {
   });
 });
 
+describe('Cancellation in the spec dialect', () => {
+  it('a {tool, input} client that disconnects stops its call; the route record says cancelled', async () => {
+    const { token } = await h.agent();
+    const client = new AbortController();
+    const pending = fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ tool: 'proc_execute', input: spin(0).params.arguments }),
+      signal: client.signal,
+    }).catch((err: unknown) => err);
+    await eventually(() => h.runtime.work.inFlight() > 0);
+    client.abort();
+    expect(await pending).toMatchObject({ name: 'AbortError' });
+    await eventually(() => h.runtime.work.inFlight() === 0);
+    const routes = await eventually(async () => {
+      const res = await h.http().get('/api/ffp/routes').set('Authorization', `Bearer ${token}`);
+      return res.body.routes.length > 0
+        ? (res.body.routes as Array<{ primitive: string; status: string }>)
+        : undefined;
+    });
+    expect(routes[0]).toMatchObject({ primitive: 'proc_execute', status: 'cancelled' });
+    // A call that ran to its end is still `ok`.
+    expect((await h.call(token, 'mem_get', { key: 'k' })).status).toBe(200);
+    await eventually(async () => {
+      const res = await h.http().get('/api/ffp/routes').set('Authorization', `Bearer ${token}`);
+      return res.body.routes.some(
+        (r: { primitive: string; status: string }) => r.primitive === 'mem_get' && r.status === 'ok',
+      );
+    });
+  });
+});
+
 describe('MCP progress', () => {
   it('a tools/call with a progressToken gets start and end progress on an event stream (SDK client)', async () => {
     const { token } = await h.agent();

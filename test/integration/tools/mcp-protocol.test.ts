@@ -125,7 +125,7 @@ describe('MCP dialect through the official SDK client', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         resource: `${PUBLIC_BASE_URL}/mcp`,
-        authorization_servers: [],
+        authorization_servers: [PUBLIC_BASE_URL],
         bearer_methods_supported: ['header'],
         scopes_supported: ['mcp_connector'],
         resource_name: `agent-runtime-service ${SERVICE_VERSION}`,
