@@ -8,6 +8,7 @@ import { agentsAndTokensCollections } from './identity/agents-and-tokens';
 import { revokedTokensCollection } from './identity/revoked-tokens.collection';
 import { memoryCollections } from './memory/memory.collection';
 import { skillsCollections } from './skills/skills.collection';
+import { socialCollections } from './social/social.collection';
 import { routeCollections } from './tools/router/route-records.collection';
 import { vaultCollections } from './vault/vault.collection';
 import { workspacesCollections } from './workspaces/workspaces';
@@ -30,4 +31,5 @@ export const collectionDefinitions: CollectionDefinition<any>[] = [
   ...workspacesCollections,
   ...skillsCollections,
   ...appsCollections,
+  ...socialCollections,
 ];
