@@ -15,7 +15,7 @@ export const InAppPathSchema = z
       p.startsWith('/') &&
       !p.startsWith('//') &&
       !p.includes('\\') &&
-      !/[\s\u0000-\u001f\u007f]/.test(p) &&
+      ![...p].some((c) => c.charCodeAt(0) < 0x21 || c.charCodeAt(0) === 0x7f) &&
       !/%(2f|5c)/i.test(p.split(/[?#]/)[0]!) &&
       new URL(p, 'http://in-app.invalid').origin === 'http://in-app.invalid',
     { message: 'must be a path of this service, starting with a single "/" (no scheme, host or backslash)' },
