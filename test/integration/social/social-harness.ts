@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { FakeXServer } from '../../support/fake-x-server';
-import { startVaultHarness, type Account, type VaultHarness } from '../vault/support/vault-harness';
+import {
+  startVaultHarness,
+  type Account,
+  type VaultClient,
+  type VaultHarness,
+} from '../vault/support/vault-harness';
 
 export const CLIENT_ID = 'test-client';
 export const CLIENT_SECRET = `secret-${randomBytes(8).toString('hex')}`;
@@ -51,7 +56,10 @@ export async function startSocialHarness(env: Record<string, string> = {}): Prom
  * Connects the fake X account for `who`: connect, follow X's authorize redirect (the fake
  * approves at once), then the callback with the same credentials. Resolves the account id.
  */
-export async function connectX(h: VaultHarness, who: Account): Promise<{ id: string; location: string }> {
+export async function connectX(
+  h: { api: VaultClient },
+  who: Account,
+): Promise<{ id: string; location: string }> {
   const connect = await h.api.post('/api/x/connect', who.auth, { redirectTo: '/settings/social?tab=x' });
   if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
   const authorize = await fetch(connect.body.authorizationUrl as string, { redirect: 'manual' });
