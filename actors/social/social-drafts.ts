@@ -38,14 +38,16 @@ export class SocialDrafts {
   constructor(private readonly deps: SocialDraftsDeps) {}
 
   /**
-   * What a text is compared with: the account's posts published in the last 30 days, its queued
-   * posts and its drafts awaiting review (the draft itself and its own queue item excluded).
+   * What a text is compared with: the account's posts published in the last 30 days and its queued
+   * posts (the draft itself and its own queue item excluded), and the drafts awaiting review
+   * that were written before it (`before`): of two near-copies the later one is flagged, and the
+   * earlier one can still be approved. Publication leaves drafts out (`pending: false`).
    */
   async guardrailsFor(
     text: string,
     socialAccountId: string,
     stage: 'draft' | 'publish',
-    exclude: { draftId?: string } = {},
+    exclude: { draftId?: string; pending?: boolean; before?: Date } = {},
   ): Promise<GuardrailVerdict> {
     const now = new Date();
     const notSelf = exclude.draftId ? { draftId: { $ne: exclude.draftId } } : {};
@@ -63,14 +65,17 @@ export class SocialDrafts {
         { socialAccountId, publish_status: 'queued', ...notSelf },
         { limit: RECENT_LIMIT },
       ),
-      this.deps.drafts.find(
-        {
-          socialAccountId,
-          approval_status: 'required',
-          ...(exclude.draftId ? { _id: { $ne: exclude.draftId } } : {}),
-        },
-        { sort: { createdAt: -1 }, limit: RECENT_LIMIT },
-      ),
+      exclude.pending === false
+        ? Promise.resolve([])
+        : this.deps.drafts.find(
+            {
+              socialAccountId,
+              approval_status: 'required',
+              ...(exclude.draftId ? { _id: { $ne: exclude.draftId } } : {}),
+              ...(exclude.before ? { createdAt: { $lt: exclude.before } } : {}),
+            },
+            { sort: { createdAt: -1 }, limit: RECENT_LIMIT },
+          ),
     ]);
     const dayStart = startOfUtcDay(now);
     const dayEnd = new Date(dayStart.getTime() + 24 * 3600_000);
@@ -145,7 +150,10 @@ export class SocialDrafts {
       });
     }
     const account = await this.deps.accounts.get(ownerAccountId, draft.socialAccountId);
-    const verdict = await this.guardrailsFor(draft.text, account._id, 'draft', { draftId });
+    const verdict = await this.guardrailsFor(draft.text, account._id, 'draft', {
+      draftId,
+      before: draft.createdAt,
+    });
     const guardrails = {
       guardrail_status: verdict.guardrail_status,
       guardrail_reasons: verdict.guardrail_reasons,

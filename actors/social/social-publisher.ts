@@ -115,6 +115,7 @@ export class SocialPublisher {
     try {
       const verdict = await this.deps.drafts.guardrailsFor(item.text, item.socialAccountId, 'publish', {
         draftId: item.draftId,
+        pending: false,
       });
       log(
         'info',

@@ -315,6 +315,21 @@ describe('social connector (in-process, fake X)', () => {
     expect(doc!.claim).toBeUndefined();
   });
 
+  it('of two near-copies awaiting review the earlier can be approved, the later stays blocked', async () => {
+    const text = 'Quarterly roadmap review happens next Tuesday, agenda in the wiki page';
+    const a = await draft(text);
+    const b = await draft(`${text}!`);
+    expect(b.guardrail_status).toBe('block');
+    const future = new Date(Date.now() + 3600_000).toISOString();
+    const ok = await api().post(`/api/x/drafts/${a.id}/approve`, owner.auth, { scheduledFor: future });
+    expect(ok.status).toBe(200);
+    const refused = await api().post(`/api/x/drafts/${b.id}/approve`, owner.auth, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.guardrail_reasons[0]).toMatch(/^near-duplicate/);
+    await api().post(`/api/x/queue/${ok.body.queueItem.id}/cancel`, owner.auth, {});
+    await api().post(`/api/x/drafts/${b.id}/reject`, owner.auth, {});
+  });
+
   it('the social_draft tool drafts for the operator, behind the same guardrails', async () => {
     const res = await api().post('/mcp', owner.auth, {
       tool: 'social_draft',
