@@ -62,6 +62,8 @@ export class FakeXServer {
   private readonly access = new Map<string, number>();
   private readonly refresh = new Set<string>();
   private failures: FailureMode[] = [];
+  /** Every access and refresh token ever issued (tests look for them where they must not be). */
+  readonly issued: string[] = [];
   private server?: http.Server;
   private nextId = 1_800_000_000_000_000_000n;
   baseUrl = '';
@@ -224,6 +226,7 @@ export class FakeXServer {
     const refresh = randomBytes(24).toString('base64url');
     this.access.set(access, Date.now() + ttl * 1000);
     this.refresh.add(refresh);
+    this.issued.push(access, refresh);
     return { token_type: 'bearer', expires_in: ttl, access_token: access, refresh_token: refresh, scope };
   }
 

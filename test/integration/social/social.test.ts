@@ -1,5 +1,5 @@
 import { socialAccountsCollection, socialQueueCollection } from '../../../actors/social/social.collection';
-import type { Account } from '../vault/support/vault-harness';
+import { seen, type Account } from '../vault/support/vault-harness';
 import { connectX, cron, startSocialHarness, type SocialHarness } from './social-harness';
 
 /**
@@ -354,6 +354,16 @@ describe('social connector (in-process, fake X)', () => {
     expect((await api().get('/api/x/accounts', owner.auth)).body.accounts).toEqual([]);
     expect(await s.h.runtime.documents.repository(socialAccountsCollection).findById(xAccountId)).toBeNull();
     expect((await api().del(`/api/x/accounts/${xAccountId}`, owner.auth)).status).toBe(404);
+  });
+
+  it('never shows or logs an X token', () => {
+    expect(s.fake.issued.length).toBeGreaterThan(2);
+    const logged = s.h.logs.text();
+    expect(logged).toMatch(/social: X account connected/);
+    for (const token of s.fake.issued) {
+      expect(logged.includes(token)).toBe(false);
+      expect(seen.some((answer) => answer.text.includes(token))).toBe(false);
+    }
   });
 
   it('a second connect of the flow helper works (same X user connects again)', async () => {
