@@ -9,7 +9,6 @@ import { TokenService } from '../../actors/identity/token-service';
 import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
 import { skillUseRunner } from '../../actors/skills/skill-use.runner';
 import { createSkillsService } from '../../actors/skills/skills.service';
-import { socialDraftTool } from '../../actors/social/social-draft.tool';
 import { createSocialService } from '../../actors/social/social.service';
 import { collectionDefinitions } from '../../actors/collections';
 import { createCrew, createMetrics } from '../../actors/operations/operations';
@@ -82,7 +81,7 @@ export function buildServices(
     {
       rateLimit: config.RATE_LIMIT_TOOL_CALLS_PER_AGENT,
       // The social connector's tool is served only when it is enabled (docs/social.md).
-      tools: config.SOCIAL_ENABLED ? [...PLATFORM_TOOLS, socialDraftTool] : PLATFORM_TOOLS,
+      tools: config.SOCIAL_ENABLED ? PLATFORM_TOOLS : PLATFORM_TOOLS.filter((t) => t.name !== 'social_draft'),
       ...options.tools,
     },
   );
