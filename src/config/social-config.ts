@@ -60,7 +60,7 @@ export const SOCIAL_FIELDS = {
   SOCIAL_BLOCKED_TOPICS: csv,
   /** Link domains a draft may not point to (subdomains included), comma-separated. */
   SOCIAL_BLOCKED_DOMAINS: csv,
-  /** How often the publisher duty looks for due posts, in ms (0 = only from cron and `POST /api/x/publish`). */
+  /** How often the publisher duty looks for due posts, in ms (0 = no duty, not even from cron: only `POST /api/x/publish` publishes). */
   SOCIAL_PUBLISH_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   /** Attempts of one post before it is `failed`. */
   SOCIAL_PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
