@@ -62,6 +62,7 @@ export class FakeXServer {
   private readonly access = new Map<string, number>();
   private readonly refresh = new Set<string>();
   private failures: FailureMode[] = [];
+  private deny = false;
   /** Every access and refresh token ever issued (tests look for them where they must not be). */
   readonly issued: string[] = [];
   private server?: http.Server;
@@ -95,6 +96,11 @@ export class FakeXServer {
   /** The next `times` posts fail with `status` (429 carries the rate-limit headers). */
   failNext(mode: FailureMode): void {
     this.failures.push({ ...mode });
+  }
+
+  /** The next authorization is declined by the user: X redirects back with `error=access_denied`. */
+  denyNext(): void {
+    this.deny = true;
   }
 
   /** Back to normal: no failure mode left. */
@@ -160,6 +166,14 @@ export class FakeXServer {
     for (const s of SCOPES_NEEDED) if (!scopes.includes(s)) problems.push(`scope ${s} missing`);
     if (problems.length > 0)
       return send(res, 400, { error: 'invalid_request', error_description: problems.join('; ') });
+    if (this.deny) {
+      this.deny = false;
+      const declined = new URL(q.redirect_uri!);
+      declined.searchParams.set('state', q.state!);
+      declined.searchParams.set('error', 'access_denied');
+      res.writeHead(302, { location: declined.toString() }).end();
+      return;
+    }
     this.stats.authorizations++;
     const code = randomBytes(24).toString('base64url');
     this.codes.set(code, {

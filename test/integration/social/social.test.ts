@@ -117,6 +117,20 @@ describe('social connector (in-process, fake X)', () => {
     expect((await api().get('/api/social/platforms', owner.auth)).body.platforms[0].connectedCount).toBe(1);
   });
 
+  it('a declined authorization connects nothing and uses up its state', async () => {
+    const connect = await api().post('/api/x/connect', owner.auth, {});
+    s.fake.denyNext();
+    const authorize = await fetch(connect.body.authorizationUrl as string, { redirect: 'manual' });
+    const back = new URL(authorize.headers.get('location')!);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    const path = `${back.pathname}${back.search}`;
+    const declined = await api().get(path, owner.auth);
+    expect(declined.status).toBe(400);
+    expect(declined.body).toMatchObject({ code: 'VALIDATION_ERROR', reason: 'access_denied' });
+    expect((await api().get(path, owner.auth)).body.reason).toBe('invalid_state');
+    expect((await api().get('/api/x/accounts', owner.auth)).body.accounts).toHaveLength(1);
+  });
+
   it('drafts run the guardrails: near-duplicates, blocked words and domains, length', async () => {
     const first = await draft(
       'We just shipped version 2 of the agent runtime, with faster tool calls for everyone',
