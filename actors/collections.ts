@@ -9,6 +9,7 @@ import { revokedTokensCollection } from './identity/revoked-tokens.collection';
 import { memoryCollections } from './memory/memory.collection';
 import { oauthCollections } from './oauth/oauth';
 import { skillsCollections } from './skills/skills.collection';
+import { socialCollections } from './social/social.collection';
 import { routeCollections } from './tools/router/route-records.collection';
 import { vaultCollections } from './vault/vault.collection';
 import { workspacesCollections } from './workspaces/workspaces';
@@ -32,4 +33,5 @@ export const collectionDefinitions: CollectionDefinition<any>[] = [
   ...skillsCollections,
   ...appsCollections,
   ...oauthCollections,
+  ...socialCollections,
 ];

@@ -32,6 +32,8 @@ import { skillInstallationsRoute } from './skills/installations.route';
 import { skillPublishingRoute } from './skills/publishing.route';
 import { skillsActors } from './skills/skills.service';
 import { skillsCatalogRoute } from './skills/skills.route';
+import { socialRoute } from './social/social.route';
+import { xDraftsRoute } from './social/x-drafts.route';
 import { studioRoute } from './studio/studio.route';
 import { createAgentToolHandlers } from './tools/router/agent-tools';
 import { mcpRoute } from './tools/router/mcp.route';
@@ -107,6 +109,9 @@ export const routeModules: readonly RouteModule<Services>[] = [
   memoryRoute,
   workspacesRoute,
   crewRoute,
+  // Optional (SOCIAL_ENABLED): registers nothing when the connector is off.
+  socialRoute,
+  xDraftsRoute,
   // Last: `GET /openapi.json` and `/docs`, built from `routeContracts` (one per route above).
   openApiRoute(OPENAPI_INFO, () => routeContracts),
 ];

@@ -3,6 +3,7 @@ import { eventsTools } from './events/events.tools';
 import { fsTools } from './files/fs.tools';
 import { memTools } from './mem/mem.tools';
 import { netTools } from './net/net.tools';
+import { socialDraftTool } from '../social/social-draft.tool';
 import { procExecuteTool } from './proc/proc-execute.tool';
 import type { AnyToolDeclaration } from './router/tool-declaration';
 
@@ -19,4 +20,6 @@ export const PLATFORM_TOOLS: readonly AnyToolDeclaration[] = Object.freeze([
   procExecuteTool,
   ...netTools,
   ...dbTools,
+  // The optional social connector's (docs/social.md); build-services leaves it out when SOCIAL_ENABLED=false.
+  socialDraftTool,
 ]);

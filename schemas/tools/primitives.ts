@@ -43,6 +43,8 @@ export const BUILTIN_PRIMITIVES = Object.freeze([
   // proc_schedule, proc_spawn, proc_kill and proc_list of the product are not served yet; an agent's
   // default allowedTools must not promise tools that /tools does not list.
   'proc_execute',
+  // social (optional connector: served only when SOCIAL_ENABLED, docs/social.md)
+  'social_draft',
 ] as const);
 
 export type BuiltinPrimitive = (typeof BUILTIN_PRIMITIVES)[number];

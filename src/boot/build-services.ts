@@ -9,9 +9,11 @@ import { TokenService } from '../../actors/identity/token-service';
 import { MemoryApi, memoryUndoer } from '../../actors/memory/memory';
 import { skillUseRunner } from '../../actors/skills/skill-use.runner';
 import { createSkillsService } from '../../actors/skills/skills.service';
+import { createSocialService } from '../../actors/social/social.service';
 import { collectionDefinitions } from '../../actors/collections';
 import { createCrew, createMetrics } from '../../actors/operations/operations';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
+import { PLATFORM_TOOLS } from '../../actors/tools/platform-tools';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
 import { toolTaskRunner } from '../../actors/tools/router/tool-task.runner';
 import { createVaultService } from '../../actors/vault/vault';
@@ -77,7 +79,12 @@ export function buildServices(
   // Route records are flushed after the actors have stopped (their last calls included).
   s.toolRouter = createToolRouter(
     { config, logger, documents, cache, system },
-    { rateLimit: config.RATE_LIMIT_TOOL_CALLS_PER_AGENT, ...options.tools },
+    {
+      rateLimit: config.RATE_LIMIT_TOOL_CALLS_PER_AGENT,
+      // The social connector's tool is served only when it is enabled (docs/social.md).
+      tools: config.SOCIAL_ENABLED ? PLATFORM_TOOLS : PLATFORM_TOOLS.filter((t) => t.name !== 'social_draft'),
+      ...options.tools,
+    },
   );
   onClose(() => s.toolRouter!.close());
   // MCP connector sessions (and their child processes) end after the actors have stopped.
@@ -138,11 +145,16 @@ export function buildServices(
   if (config.METRICS === 'on') {
     s.toolRouter.recorder.observers.push((r) => s.metrics!.observeTool(r.tool, r.status, r.durationMs));
   }
+  // The optional social connector: X calls through the same egress as the `net_*` tools (one of
+  // its own on a front door without actors); its publisher is a crew duty (below).
+  s.social = config.SOCIAL_ENABLED
+    ? createSocialService(services, { egress: s.netEgress ?? createLazyHttpEgress(config, logger) })
+    : undefined;
   // The crew: started by `startRuntime` once the actor kinds are registered; leaves it first.
   s.crew = createCrew(services, {
     hostsActors,
     vaultSweepIntervalMs: options.vault?.sweepIntervalMs,
-    duties: options.crew?.duties,
+    duties: [...(s.social ? [s.social.duty] : []), ...(options.crew?.duties ?? [])],
     collections: collectionDefinitions,
     seeds: { skills: () => s.skills!.seed(), apps: () => s.apps!.seed() },
   });

@@ -7,6 +7,7 @@ import type { IdentityOptions } from '../../actors/identity/identity-options';
 import type { TokenService } from '../../actors/identity/token-service';
 import type { MemoryApi } from '../../actors/memory/memory';
 import type { SkillsService } from '../../actors/skills/skills.service';
+import type { SocialService } from '../../actors/social/social.service';
 import type { CrewService } from '../../actors/operations/crew.service';
 import type { ServiceMetrics } from '../../actors/operations/metrics';
 import type { StudioEnv } from '../../actors/studio/studio';
@@ -81,4 +82,6 @@ export interface Services {
   readonly metrics: ServiceMetrics;
   /** The app store: catalog with kept versions, installations and readiness, the vault's app check. */
   readonly apps: AppsService;
+  /** The optional social connector (X accounts, drafts, the publishing queue); absent when SOCIAL_ENABLED=false. */
+  readonly social?: SocialService;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { allowedOriginsField, trustProxyField } from './proxy-and-origins';
 import { RATE_LIMIT_FIELDS } from './rate-limits';
+import { SOCIAL_FIELDS } from './social-config';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -195,6 +196,8 @@ export const EnvSchema = z.object({
   TRUST_PROXY: trustProxyField,
   /** Browser origins allowed to call `/mcp` besides PUBLIC_BASE_URL's (comma-separated). */
   ALLOWED_ORIGINS: allowedOriginsField,
+  /** The optional social connector (docs/social.md): src/config/social-config.ts. */
+  ...SOCIAL_FIELDS,
   /** JSON request body limit, in bytes. */
   BODY_LIMIT_BYTES: int(1024, 64 * 1024 * 1024, 12 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
