@@ -11,6 +11,7 @@ import { oauthContracts } from './oauth/oauth.contract';
 import { notificationContracts } from './notifications/notifications.contract';
 import { operationsContracts } from './operations/operations.contract';
 import { opsContracts } from './ops/ops.contract';
+import { socialContracts } from './social/social.contract';
 import { skillContracts } from './skills/skills.contract';
 import { studioContracts } from './studio/studio.contract';
 import { toolRouterContracts } from './tools/router/tool-router.contract';
@@ -40,6 +41,7 @@ export const routeContracts: readonly RouteContract[] = [
   ...workspaceContracts,
   ...operationsContracts,
   ...oauthContracts,
+  ...socialContracts,
 ];
 
 /** The document's title and version (the package's) for `/openapi.json` and the generated client. */

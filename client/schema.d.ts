@@ -1454,6 +1454,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/social/platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Platforms, whether their connector is configured, and the caller’s connected accounts */
+        get: operations["getApiSocialPlatforms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start connecting an X account (OAuth 2.0 with PKCE S256): where to send the browser */
+        post: operations["postApiXConnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where X sends the browser back: exchanges the code, stores the account, redirects */
+        get: operations["getApiXCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s connected X accounts */
+        get: operations["getApiXAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnect an X account: revoke its tokens at X and remove them */
+        delete: operations["deleteApiXAccountsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Drafts awaiting review */
+        get: operations["getApiXDrafts"];
+        put?: never;
+        /** Draft a post (guardrails run at once) */
+        post: operations["postApiXDrafts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x/drafts/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a draft and queue it (guardrails run again; a blocked draft is refused) */
+        post: operations["postApiXDraftsByIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x/drafts/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a draft */
+        post: operations["postApiXDraftsByIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The publishing queue */
+        get: operations["getApiXQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x/queue/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a queued post */
+        post: operations["postApiXQueueByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish an approved draft now, or force a queued item */
+        post: operations["postApiXPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -7983,6 +8171,518 @@ export interface operations {
                     };
                 };
             };
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    getApiSocialPlatforms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        platforms: ({
+                            id: string;
+                            /** @enum {string} */
+                            status: "live" | "scaffolded";
+                            connectorReady: boolean;
+                            connectedCount: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    postApiXConnect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key run once and replay the first answer (docs/http.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "redirectTo": "/settings/social"
+                 *     }
+                 */
+                "application/json": {
+                    /** @default / */
+                    redirectTo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        authorizationUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    getApiXCallback: {
+        parameters: {
+            query: {
+                state: string;
+                code?: string;
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the `redirectTo` of the connect call */
+            302: {
+                headers: {
+                    /** @description the in-app path */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            502: components["responses"]["Error502"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    getApiXAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: ({
+                            id: string;
+                            username: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    deleteApiXAccountsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key run once and replay the first answer (docs/http.md). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        id: string;
+                        revoked: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    getApiXDrafts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        drafts: ({
+                            id: string;
+                            accountId: string;
+                            text: string;
+                            weighted_length: number;
+                            approval_status: string;
+                            /** @enum {string} */
+                            guardrail_status: "pass" | "review" | "block";
+                            guardrail_reasons: string[];
+                            similarity_score: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    postApiXDrafts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key run once and replay the first answer (docs/http.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    accountId: string;
+                    text: string;
+                    /**
+                     * @default post
+                     * @enum {string}
+                     */
+                    kind?: "post" | "reply";
+                    inReplyTo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: {
+                            id: string;
+                            accountId: string;
+                            text: string;
+                            weighted_length: number;
+                            approval_status: string;
+                            /** @enum {string} */
+                            guardrail_status: "pass" | "review" | "block";
+                            guardrail_reasons: string[];
+                            similarity_score: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    postApiXDraftsByIdApprove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key run once and replay the first answer (docs/http.md). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    scheduledFor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: {
+                            id: string;
+                            accountId: string;
+                            text: string;
+                            weighted_length: number;
+                            approval_status: string;
+                            /** @enum {string} */
+                            guardrail_status: "pass" | "review" | "block";
+                            guardrail_reasons: string[];
+                            similarity_score: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        queueItem: {
+                            id: string;
+                            draftId: string;
+                            publish_status: string;
+                            scheduled_for: string;
+                            account: {
+                                username: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    postApiXDraftsByIdReject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key run once and replay the first answer (docs/http.md). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: {
+                            id: string;
+                            accountId: string;
+                            text: string;
+                            weighted_length: number;
+                            approval_status: string;
+                            /** @enum {string} */
+                            guardrail_status: "pass" | "review" | "block";
+                            guardrail_reasons: string[];
+                            similarity_score: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    getApiXQueue: {
+        parameters: {
+            query?: {
+                status?: "queued" | "published" | "failed" | "canceled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        queue: ({
+                            id: string;
+                            draftId: string;
+                            publish_status: string;
+                            scheduled_for: string;
+                            account: {
+                                username: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    postApiXQueueByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key run once and replay the first answer (docs/http.md). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        queueItem: {
+                            id: string;
+                            draftId: string;
+                            publish_status: string;
+                            scheduled_for: string;
+                            account: {
+                                username: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    postApiXPublish: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key run once and replay the first answer (docs/http.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    draftId?: string;
+                    /** Format: uuid */
+                    queueId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draftId: string;
+                        queueId: string;
+                        postId: string;
+                        publishedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            502: components["responses"]["Error502"];
             default: components["responses"]["ErrorDefault"];
         };
     };
