@@ -4741,7 +4741,7 @@ export interface operations {
                             version: string;
                             author: string;
                             description: string;
-                            permissions_required: string[];
+                            permissions_required: ("mem" | "net" | "fs" | "db" | "events" | "mcp")[];
                             required_secrets: string[];
                             dependencies: {
                                 required: string[];
@@ -4889,7 +4889,7 @@ export interface operations {
                             version: string;
                             author: string;
                             description: string;
-                            permissions_required: string[];
+                            permissions_required: ("mem" | "net" | "fs" | "db" | "events" | "mcp")[];
                             required_secrets: string[];
                             dependencies: {
                                 required: string[];
@@ -4946,7 +4946,7 @@ export interface operations {
                             version: string;
                             author: string;
                             description: string;
-                            permissions_required: string[];
+                            permissions_required: ("mem" | "net" | "fs" | "db" | "events" | "mcp")[];
                             required_secrets: string[];
                             dependencies: {
                                 required: string[];
@@ -5177,7 +5177,7 @@ export interface operations {
                                 version: string;
                                 author: string;
                                 description: string;
-                                permissions_required: string[];
+                                permissions_required: ("mem" | "net" | "fs" | "db" | "events" | "mcp")[];
                                 required_secrets: string[];
                                 dependencies: {
                                     required: string[];
