@@ -8359,19 +8359,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        drafts: ({
+                        drafts: {
                             id: string;
                             accountId: string;
+                            /** @enum {string} */
+                            kind: "post" | "reply";
                             text: string;
+                            inReplyTo?: string;
                             weighted_length: number;
-                            approval_status: string;
+                            /** @enum {string} */
+                            approval_status: "required" | "approved" | "rejected";
                             /** @enum {string} */
                             guardrail_status: "pass" | "review" | "block";
                             guardrail_reasons: string[];
                             similarity_score: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            /** @description `api` or `agent:<agentRef>` */
+                            createdBy: string;
+                            createdAt: string;
+                            decidedAt: string | null;
+                        }[];
                     };
                 };
             };
@@ -8416,15 +8422,21 @@ export interface operations {
                         draft: {
                             id: string;
                             accountId: string;
+                            /** @enum {string} */
+                            kind: "post" | "reply";
                             text: string;
+                            inReplyTo?: string;
                             weighted_length: number;
-                            approval_status: string;
+                            /** @enum {string} */
+                            approval_status: "required" | "approved" | "rejected";
                             /** @enum {string} */
                             guardrail_status: "pass" | "review" | "block";
                             guardrail_reasons: string[];
                             similarity_score: number;
-                        } & {
-                            [key: string]: unknown;
+                            /** @description `api` or `agent:<agentRef>` */
+                            createdBy: string;
+                            createdAt: string;
+                            decidedAt: string | null;
                         };
                     };
                 };
@@ -8468,28 +8480,42 @@ export interface operations {
                         draft: {
                             id: string;
                             accountId: string;
+                            /** @enum {string} */
+                            kind: "post" | "reply";
                             text: string;
+                            inReplyTo?: string;
                             weighted_length: number;
-                            approval_status: string;
+                            /** @enum {string} */
+                            approval_status: "required" | "approved" | "rejected";
                             /** @enum {string} */
                             guardrail_status: "pass" | "review" | "block";
                             guardrail_reasons: string[];
                             similarity_score: number;
-                        } & {
-                            [key: string]: unknown;
+                            /** @description `api` or `agent:<agentRef>` */
+                            createdBy: string;
+                            createdAt: string;
+                            decidedAt: string | null;
                         };
                         queueItem: {
                             id: string;
                             draftId: string;
-                            publish_status: string;
+                            /** @enum {string} */
+                            publish_status: "queued" | "published" | "failed" | "canceled";
                             scheduled_for: string;
                             account: {
+                                id: string;
                                 username: string;
-                            } & {
-                                [key: string]: unknown;
                             };
-                        } & {
-                            [key: string]: unknown;
+                            text: string;
+                            attempts: number;
+                            /** @description while queued: when the next attempt may run */
+                            nextAttemptAt: string | null;
+                            postId: string | null;
+                            publishedAt: string | null;
+                            /** @description why the last attempt failed */
+                            reason: string | null;
+                            /** @description the last attempt’s SOCIAL_PUBLISH execution */
+                            executionId: string | null;
                         };
                     } & {
                         [key: string]: unknown;
@@ -8534,15 +8560,21 @@ export interface operations {
                         draft: {
                             id: string;
                             accountId: string;
+                            /** @enum {string} */
+                            kind: "post" | "reply";
                             text: string;
+                            inReplyTo?: string;
                             weighted_length: number;
-                            approval_status: string;
+                            /** @enum {string} */
+                            approval_status: "required" | "approved" | "rejected";
                             /** @enum {string} */
                             guardrail_status: "pass" | "review" | "block";
                             guardrail_reasons: string[];
                             similarity_score: number;
-                        } & {
-                            [key: string]: unknown;
+                            /** @description `api` or `agent:<agentRef>` */
+                            createdBy: string;
+                            createdAt: string;
+                            decidedAt: string | null;
                         };
                     };
                 };
@@ -8573,19 +8605,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        queue: ({
+                        queue: {
                             id: string;
                             draftId: string;
-                            publish_status: string;
+                            /** @enum {string} */
+                            publish_status: "queued" | "published" | "failed" | "canceled";
                             scheduled_for: string;
                             account: {
+                                id: string;
                                 username: string;
-                            } & {
-                                [key: string]: unknown;
                             };
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            text: string;
+                            attempts: number;
+                            /** @description while queued: when the next attempt may run */
+                            nextAttemptAt: string | null;
+                            postId: string | null;
+                            publishedAt: string | null;
+                            /** @description why the last attempt failed */
+                            reason: string | null;
+                            /** @description the last attempt’s SOCIAL_PUBLISH execution */
+                            executionId: string | null;
+                        }[];
                     };
                 };
             };
@@ -8619,15 +8659,23 @@ export interface operations {
                         queueItem: {
                             id: string;
                             draftId: string;
-                            publish_status: string;
+                            /** @enum {string} */
+                            publish_status: "queued" | "published" | "failed" | "canceled";
                             scheduled_for: string;
                             account: {
+                                id: string;
                                 username: string;
-                            } & {
-                                [key: string]: unknown;
                             };
-                        } & {
-                            [key: string]: unknown;
+                            text: string;
+                            attempts: number;
+                            /** @description while queued: when the next attempt may run */
+                            nextAttemptAt: string | null;
+                            postId: string | null;
+                            publishedAt: string | null;
+                            /** @description why the last attempt failed */
+                            reason: string | null;
+                            /** @description the last attempt’s SOCIAL_PUBLISH execution */
+                            executionId: string | null;
                         };
                     };
                 };

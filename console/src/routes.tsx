@@ -12,6 +12,7 @@ import { OpsPage } from './pages/ops';
 import { PanicPage } from './pages/panic';
 import { RecoveryPage } from './pages/recovery';
 import { SkillsPage } from './pages/skills';
+import { SocialPage } from './pages/social';
 import { StudioPage } from './pages/studio';
 import { TokensPage } from './pages/tokens';
 import { VaultPage } from './pages/vault';
@@ -33,6 +34,7 @@ const PAGES: Record<string, FunctionComponent> = {
   '/workspaces': WorkspacesPage,
   '/skills': SkillsPage,
   '/apps': AppsPage,
+  '/social': SocialPage,
   '/ops': OpsPage,
   '/account': AccountPage,
 };

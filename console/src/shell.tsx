@@ -22,6 +22,7 @@ const NAV: [string, string][] = [
   ['/workspaces', 'Workspaces'],
   ['/skills', 'Skills'],
   ['/apps', 'Apps'],
+  ['/social', 'Social'],
   ['/ops', 'Ops'],
   ['/account', 'Plan'],
 ];
