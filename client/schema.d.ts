@@ -5403,7 +5403,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @constant */
+                        success: true;
+                        created: boolean;
+                        app: {
+                            slug: string;
+                            name: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -5414,7 +5423,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @constant */
+                        success: true;
+                        created: boolean;
+                        app: {
+                            slug: string;
+                            name: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };

@@ -16,6 +16,13 @@ import { defineContracts } from '../../src/http/openapi/contract';
 /** An answer whose full shape is in docs/apps.md; the named fields are always there. */
 const described = (shape: z.ZodRawShape = {}) => z.looseObject(shape);
 
+/** `POST /api/apps`: 201 for a new app, 200 for a new version of one (`created` says which). */
+const PublishedAppSchema = z.object({
+  success: z.literal(true),
+  created: z.boolean(),
+  app: described({ slug: z.string(), name: z.string(), version: z.string() }),
+});
+
 /** apps.route.ts and installations.route.ts. */
 export const appContracts = defineContracts('App store', [
   {
@@ -24,7 +31,7 @@ export const appContracts = defineContracts('App store', [
     summary: 'Publish an app or a new version (kept versions)',
     auth: 'sb',
     body: PublishAppBodySchema,
-    responses: { 200: described(), 201: described() },
+    responses: { 200: PublishedAppSchema, 201: PublishedAppSchema },
     errors: [409],
     idempotent: true,
   },

@@ -10,6 +10,7 @@ import { MemoryPage } from './pages/memory';
 import { NotificationsPage } from './pages/notifications';
 import { OpsPage } from './pages/ops';
 import { PanicPage } from './pages/panic';
+import { PublishPage } from './pages/publish';
 import { RecoveryPage } from './pages/recovery';
 import { SkillsPage } from './pages/skills';
 import { SocialPage } from './pages/social';
@@ -35,6 +36,7 @@ const PAGES: Record<string, FunctionComponent> = {
   '/skills': SkillsPage,
   '/apps': AppsPage,
   '/social': SocialPage,
+  '/publish': PublishPage,
   '/ops': OpsPage,
   '/account': AccountPage,
 };

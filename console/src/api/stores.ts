@@ -118,7 +118,15 @@ export const skills = {
     callLoose(api.POST('/api/skills/use', { body: { skill_slug, capability, params } })),
 };
 
+/** What `POST /api/apps` takes (its contract's body: name, category, description, manifest…). */
+export type PublishAppBody = NonNullable<
+  operations['postApiApps']['requestBody']
+>['content']['application/json'];
+export type AppCategory = PublishAppBody['category'];
+
 export const apps = {
+  /** Publishes an app, or a new version of one (enterprise accounts; 409 for a version already there). */
+  publish: (body: PublishAppBody) => call(api.POST('/api/apps', { body })),
   list: (search?: string): Promise<{ apps: AppSummary[]; pagination: { total: number } }> =>
     callLoose(api.GET('/api/apps', { params: { query: { ...(search ? { search } : {}), limit: 50 } } })),
   get: (slug: string): Promise<{ app: AppSummary & Record<string, unknown> }> =>
