@@ -5668,7 +5668,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @description the caller’s installation, null before install */
+                        installation: {
+                            [key: string]: unknown;
+                        } | null;
+                        requiredPermissions: string[];
+                        missingPermissions: string[];
+                        missingSecrets: string[];
+                        missingSkills: string[];
+                        ready: boolean;
+                        updateAvailable: boolean;
+                        targets: {
+                            /** @enum {string} */
+                            target: "web" | "android" | "ios";
+                            url: string;
+                        }[];
                     };
                 };
             };

@@ -23,6 +23,18 @@ const PublishedAppSchema = z.object({
   app: described({ slug: z.string(), name: z.string(), version: z.string() }),
 });
 
+/** app-readiness.ts `Readiness`: what an app needs before it can run, and what is missing. */
+const ReadinessSchema = z.object({
+  installation: described().nullable().describe('the caller’s installation, null before install'),
+  requiredPermissions: z.array(z.string()),
+  missingPermissions: z.array(z.string()),
+  missingSecrets: z.array(z.string()),
+  missingSkills: z.array(z.string()),
+  ready: z.boolean(),
+  updateAvailable: z.boolean(),
+  targets: z.array(z.object({ target: z.enum(['web', 'android', 'ios']), url: z.string() })),
+});
+
 /** apps.route.ts and installations.route.ts. */
 export const appContracts = defineContracts('App store', [
   {
@@ -111,7 +123,7 @@ export const appContracts = defineContracts('App store', [
     summary: 'Whether an installed app can run, and what is missing (secrets, skills, permissions)',
     auth: 'sb',
     params: AppSlugParamsSchema,
-    responses: { 200: described() },
+    responses: { 200: ReadinessSchema },
     errors: [404],
   },
   {

@@ -68,16 +68,9 @@ export interface AppSummary {
   };
 }
 
-export interface Readiness {
-  ready: boolean;
-  installed?: boolean;
-  updateAvailable?: boolean;
-  requiredPermissions: string[];
-  missingPermissions: string[];
-  missingSecrets: string[];
-  missingSkills: string[];
-  targets?: { target: string; url: string }[];
-}
+/** What an app needs before it can run, and what is missing (its contract's answer). */
+export type Readiness =
+  operations['getApiAppsBySlugReadiness']['responses'][200]['content']['application/json'];
 
 export interface AppInstallation {
   status: string;
@@ -132,7 +125,7 @@ export const apps = {
   get: (slug: string): Promise<{ app: AppSummary & Record<string, unknown> }> =>
     callLoose(api.GET('/api/apps/{slug}', { params: { path: { slug } } })),
   readiness: (slug: string): Promise<Readiness> =>
-    callLoose(api.GET('/api/apps/{slug}/readiness', { params: { path: { slug } } })),
+    call(api.GET('/api/apps/{slug}/readiness', { params: { path: { slug } } })),
   installed: (): Promise<{
     installedApps: { slug: string; installation: AppInstallation; readiness: Readiness }[];
   }> => callLoose(api.GET('/api/apps/installed')),

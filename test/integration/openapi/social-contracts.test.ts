@@ -126,5 +126,9 @@ describe('social and app publishing answers match their documented schemas', () 
       body: { ...app, manifest: { ...app.manifest, version: '1.1.0' } },
     });
     expect(next.body).toMatchObject({ created: false, app: { version: '1.1.0' } });
+    const readiness = await call(auth, 'get', '/api/apps/contract-reports/readiness', 200, {
+      route: '/api/apps/:slug/readiness',
+    });
+    expect(readiness.body).toMatchObject({ installation: null, missingPermissions: [] });
   });
 });
