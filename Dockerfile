@@ -10,6 +10,8 @@ COPY src ./src
 COPY actors ./actors
 COPY schemas ./schemas
 COPY bench ./bench
+# The typed client (client/): the server's build compiles it and the console calls the API through it.
+COPY client ./client
 # The operator console (Vite builds it into dist/console; it shows the plan table of actors/identity).
 COPY console ./console
 RUN npm run build && npm prune --omit=dev

@@ -4741,7 +4741,7 @@ export interface operations {
                             version: string;
                             author: string;
                             description: string;
-                            permissions_required: string[];
+                            permissions_required: ("mem" | "net" | "fs" | "db" | "events" | "mcp")[];
                             required_secrets: string[];
                             dependencies: {
                                 required: string[];
@@ -4889,7 +4889,7 @@ export interface operations {
                             version: string;
                             author: string;
                             description: string;
-                            permissions_required: string[];
+                            permissions_required: ("mem" | "net" | "fs" | "db" | "events" | "mcp")[];
                             required_secrets: string[];
                             dependencies: {
                                 required: string[];
@@ -4946,7 +4946,7 @@ export interface operations {
                             version: string;
                             author: string;
                             description: string;
-                            permissions_required: string[];
+                            permissions_required: ("mem" | "net" | "fs" | "db" | "events" | "mcp")[];
                             required_secrets: string[];
                             dependencies: {
                                 required: string[];
@@ -5177,7 +5177,7 @@ export interface operations {
                                 version: string;
                                 author: string;
                                 description: string;
-                                permissions_required: string[];
+                                permissions_required: ("mem" | "net" | "fs" | "db" | "events" | "mcp")[];
                                 required_secrets: string[];
                                 dependencies: {
                                     required: string[];
@@ -5403,7 +5403,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @constant */
+                        success: true;
+                        created: boolean;
+                        app: {
+                            slug: string;
+                            name: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -5414,7 +5423,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @constant */
+                        success: true;
+                        created: boolean;
+                        app: {
+                            slug: string;
+                            name: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -5650,7 +5668,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @description the caller’s installation, null before install */
+                        installation: {
+                            [key: string]: unknown;
+                        } | null;
+                        requiredPermissions: string[];
+                        missingPermissions: string[];
+                        missingSecrets: string[];
+                        missingSkills: string[];
+                        ready: boolean;
+                        updateAvailable: boolean;
+                        targets: {
+                            /** @enum {string} */
+                            target: "web" | "android" | "ios";
+                            url: string;
+                        }[];
                     };
                 };
             };
@@ -8359,19 +8391,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        drafts: ({
+                        drafts: {
                             id: string;
                             accountId: string;
+                            /** @enum {string} */
+                            kind: "post" | "reply";
                             text: string;
+                            inReplyTo?: string;
                             weighted_length: number;
-                            approval_status: string;
+                            /** @enum {string} */
+                            approval_status: "required" | "approved" | "rejected";
                             /** @enum {string} */
                             guardrail_status: "pass" | "review" | "block";
                             guardrail_reasons: string[];
                             similarity_score: number;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            /** @description `api` or `agent:<agentRef>` */
+                            createdBy: string;
+                            createdAt: string;
+                            decidedAt: string | null;
+                        }[];
                     };
                 };
             };
@@ -8416,15 +8454,21 @@ export interface operations {
                         draft: {
                             id: string;
                             accountId: string;
+                            /** @enum {string} */
+                            kind: "post" | "reply";
                             text: string;
+                            inReplyTo?: string;
                             weighted_length: number;
-                            approval_status: string;
+                            /** @enum {string} */
+                            approval_status: "required" | "approved" | "rejected";
                             /** @enum {string} */
                             guardrail_status: "pass" | "review" | "block";
                             guardrail_reasons: string[];
                             similarity_score: number;
-                        } & {
-                            [key: string]: unknown;
+                            /** @description `api` or `agent:<agentRef>` */
+                            createdBy: string;
+                            createdAt: string;
+                            decidedAt: string | null;
                         };
                     };
                 };
@@ -8468,28 +8512,42 @@ export interface operations {
                         draft: {
                             id: string;
                             accountId: string;
+                            /** @enum {string} */
+                            kind: "post" | "reply";
                             text: string;
+                            inReplyTo?: string;
                             weighted_length: number;
-                            approval_status: string;
+                            /** @enum {string} */
+                            approval_status: "required" | "approved" | "rejected";
                             /** @enum {string} */
                             guardrail_status: "pass" | "review" | "block";
                             guardrail_reasons: string[];
                             similarity_score: number;
-                        } & {
-                            [key: string]: unknown;
+                            /** @description `api` or `agent:<agentRef>` */
+                            createdBy: string;
+                            createdAt: string;
+                            decidedAt: string | null;
                         };
                         queueItem: {
                             id: string;
                             draftId: string;
-                            publish_status: string;
+                            /** @enum {string} */
+                            publish_status: "queued" | "published" | "failed" | "canceled";
                             scheduled_for: string;
                             account: {
+                                id: string;
                                 username: string;
-                            } & {
-                                [key: string]: unknown;
                             };
-                        } & {
-                            [key: string]: unknown;
+                            text: string;
+                            attempts: number;
+                            /** @description while queued: when the next attempt may run */
+                            nextAttemptAt: string | null;
+                            postId: string | null;
+                            publishedAt: string | null;
+                            /** @description why the last attempt failed */
+                            reason: string | null;
+                            /** @description the last attempt’s SOCIAL_PUBLISH execution */
+                            executionId: string | null;
                         };
                     } & {
                         [key: string]: unknown;
@@ -8534,15 +8592,21 @@ export interface operations {
                         draft: {
                             id: string;
                             accountId: string;
+                            /** @enum {string} */
+                            kind: "post" | "reply";
                             text: string;
+                            inReplyTo?: string;
                             weighted_length: number;
-                            approval_status: string;
+                            /** @enum {string} */
+                            approval_status: "required" | "approved" | "rejected";
                             /** @enum {string} */
                             guardrail_status: "pass" | "review" | "block";
                             guardrail_reasons: string[];
                             similarity_score: number;
-                        } & {
-                            [key: string]: unknown;
+                            /** @description `api` or `agent:<agentRef>` */
+                            createdBy: string;
+                            createdAt: string;
+                            decidedAt: string | null;
                         };
                     };
                 };
@@ -8573,19 +8637,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        queue: ({
+                        queue: {
                             id: string;
                             draftId: string;
-                            publish_status: string;
+                            /** @enum {string} */
+                            publish_status: "queued" | "published" | "failed" | "canceled";
                             scheduled_for: string;
                             account: {
+                                id: string;
                                 username: string;
-                            } & {
-                                [key: string]: unknown;
                             };
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            text: string;
+                            attempts: number;
+                            /** @description while queued: when the next attempt may run */
+                            nextAttemptAt: string | null;
+                            postId: string | null;
+                            publishedAt: string | null;
+                            /** @description why the last attempt failed */
+                            reason: string | null;
+                            /** @description the last attempt’s SOCIAL_PUBLISH execution */
+                            executionId: string | null;
+                        }[];
                     };
                 };
             };
@@ -8619,15 +8691,23 @@ export interface operations {
                         queueItem: {
                             id: string;
                             draftId: string;
-                            publish_status: string;
+                            /** @enum {string} */
+                            publish_status: "queued" | "published" | "failed" | "canceled";
                             scheduled_for: string;
                             account: {
+                                id: string;
                                 username: string;
-                            } & {
-                                [key: string]: unknown;
                             };
-                        } & {
-                            [key: string]: unknown;
+                            text: string;
+                            attempts: number;
+                            /** @description while queued: when the next attempt may run */
+                            nextAttemptAt: string | null;
+                            postId: string | null;
+                            publishedAt: string | null;
+                            /** @description why the last attempt failed */
+                            reason: string | null;
+                            /** @description the last attempt’s SOCIAL_PUBLISH execution */
+                            executionId: string | null;
                         };
                     };
                 };

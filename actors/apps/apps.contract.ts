@@ -16,6 +16,25 @@ import { defineContracts } from '../../src/http/openapi/contract';
 /** An answer whose full shape is in docs/apps.md; the named fields are always there. */
 const described = (shape: z.ZodRawShape = {}) => z.looseObject(shape);
 
+/** `POST /api/apps`: 201 for a new app, 200 for a new version of one (`created` says which). */
+const PublishedAppSchema = z.object({
+  success: z.literal(true),
+  created: z.boolean(),
+  app: described({ slug: z.string(), name: z.string(), version: z.string() }),
+});
+
+/** app-readiness.ts `Readiness`: what an app needs before it can run, and what is missing. */
+const ReadinessSchema = z.object({
+  installation: described().nullable().describe('the caller’s installation, null before install'),
+  requiredPermissions: z.array(z.string()),
+  missingPermissions: z.array(z.string()),
+  missingSecrets: z.array(z.string()),
+  missingSkills: z.array(z.string()),
+  ready: z.boolean(),
+  updateAvailable: z.boolean(),
+  targets: z.array(z.object({ target: z.enum(['web', 'android', 'ios']), url: z.string() })),
+});
+
 /** apps.route.ts and installations.route.ts. */
 export const appContracts = defineContracts('App store', [
   {
@@ -24,7 +43,7 @@ export const appContracts = defineContracts('App store', [
     summary: 'Publish an app or a new version (kept versions)',
     auth: 'sb',
     body: PublishAppBodySchema,
-    responses: { 200: described(), 201: described() },
+    responses: { 200: PublishedAppSchema, 201: PublishedAppSchema },
     errors: [409],
     idempotent: true,
   },
@@ -104,7 +123,7 @@ export const appContracts = defineContracts('App store', [
     summary: 'Whether an installed app can run, and what is missing (secrets, skills, permissions)',
     auth: 'sb',
     params: AppSlugParamsSchema,
-    responses: { 200: described() },
+    responses: { 200: ReadinessSchema },
     errors: [404],
   },
   {

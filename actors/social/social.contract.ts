@@ -10,26 +10,39 @@ import {
   XCallbackQuerySchema,
 } from '../../schemas/http/social';
 import { defineContracts } from '../../src/http/openapi/contract';
+import { APPROVAL_STATUSES, DRAFT_KINDS, GUARDRAIL_STATUSES, PUBLISH_STATUSES } from './social.collection';
 
-/** A draft (social-views.ts `draftView`); the named fields are always there. */
-const DraftSchema = z.looseObject({
+/** A draft (social-views.ts `draftView`): every field the view writes, so clients get it typed. */
+const DraftSchema = z.object({
   id: z.string(),
   accountId: z.string(),
+  kind: z.enum(DRAFT_KINDS),
   text: z.string(),
+  inReplyTo: z.string().optional(),
   weighted_length: z.number().int(),
-  approval_status: z.string(),
-  guardrail_status: z.enum(['pass', 'review', 'block']),
+  approval_status: z.enum(APPROVAL_STATUSES),
+  guardrail_status: z.enum(GUARDRAIL_STATUSES),
   guardrail_reasons: z.array(z.string()),
   similarity_score: z.number(),
+  createdBy: z.string().describe('`api` or `agent:<agentRef>`'),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
 });
 
 /** A queue item (social-views.ts `queueView`). */
-const QueueItemSchema = z.looseObject({
+const QueueItemSchema = z.object({
   id: z.string(),
   draftId: z.string(),
-  publish_status: z.string(),
+  publish_status: z.enum(PUBLISH_STATUSES),
   scheduled_for: z.string(),
-  account: z.looseObject({ username: z.string() }),
+  account: z.object({ id: z.string(), username: z.string() }),
+  text: z.string(),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string().nullable().describe('while queued: when the next attempt may run'),
+  postId: z.string().nullable(),
+  publishedAt: z.string().nullable(),
+  reason: z.string().nullable().describe('why the last attempt failed'),
+  executionId: z.string().nullable().describe('the last attempt’s SOCIAL_PUBLISH execution'),
 });
 
 /** social.route.ts and x-drafts.route.ts (docs/social.md); absent when SOCIAL_ENABLED=false. */

@@ -10,8 +10,10 @@ import { MemoryPage } from './pages/memory';
 import { NotificationsPage } from './pages/notifications';
 import { OpsPage } from './pages/ops';
 import { PanicPage } from './pages/panic';
+import { PublishPage } from './pages/publish';
 import { RecoveryPage } from './pages/recovery';
 import { SkillsPage } from './pages/skills';
+import { SocialPage } from './pages/social';
 import { StudioPage } from './pages/studio';
 import { TokensPage } from './pages/tokens';
 import { VaultPage } from './pages/vault';
@@ -33,6 +35,8 @@ const PAGES: Record<string, FunctionComponent> = {
   '/workspaces': WorkspacesPage,
   '/skills': SkillsPage,
   '/apps': AppsPage,
+  '/social': SocialPage,
+  '/publish': PublishPage,
   '/ops': OpsPage,
   '/account': AccountPage,
 };

@@ -22,6 +22,8 @@ const NAV: [string, string][] = [
   ['/workspaces', 'Workspaces'],
   ['/skills', 'Skills'],
   ['/apps', 'Apps'],
+  ['/social', 'Social'],
+  ['/publish', 'Publish'],
   ['/ops', 'Ops'],
   ['/account', 'Plan'],
 ];
@@ -170,14 +172,16 @@ export function Shell(props: { session: Session; refreshSession: () => Promise<v
       <div class="layout">
         <nav class={menuOpen ? 'side open' : 'side'} aria-label="Main">
           <ul>
-            {NAV.map(([href, label]) => (
-              <li key={href}>
-                <Link href={href} current={href === '/' ? props.path === '/' : props.path.startsWith(href)}>
-                  {label}
-                  {href === '/notifications' && unread > 0 ? <span class="pill">{unread}</span> : null}
-                </Link>
-              </li>
-            ))}
+            {NAV.filter(([href]) => href !== '/publish' || props.session.accountType === 'enterprise').map(
+              ([href, label]) => (
+                <li key={href}>
+                  <Link href={href} current={href === '/' ? props.path === '/' : props.path.startsWith(href)}>
+                    {label}
+                    {href === '/notifications' && unread > 0 ? <span class="pill">{unread}</span> : null}
+                  </Link>
+                </li>
+              ),
+            )}
             <li>
               <Link href="/panic" class="panic-link" current={props.path === '/panic'}>
                 Panic

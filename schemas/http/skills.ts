@@ -136,7 +136,7 @@ export const SkillSummarySchema = z.object({
   version: z.string(),
   author: z.string(),
   description: z.string(),
-  permissions_required: z.array(z.string()),
+  permissions_required: z.array(SkillPermissionSchema),
   required_secrets: z.array(z.string()),
   dependencies: z.object({ required: z.array(z.string()), optional: z.array(z.string()) }),
   capabilities: z.array(

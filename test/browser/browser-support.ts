@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -56,7 +57,11 @@ export interface ConsoleServer {
 export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
   if (consoleNeedsBuild() && !buildConsole()) throw new Error('the console could not be built');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ars-console-'));
-  const runtime = await startRuntime(loadConfig({ ...env, DATA_DIR: dataDir, PORT: '0' }), silentLogger);
+  // PORT may be fixed by a test that must know its origin beforehand (PUBLIC_BASE_URL for OAuth).
+  const runtime = await startRuntime(
+    loadConfig({ ...env, DATA_DIR: dataDir, PORT: env.PORT ?? '0' }),
+    silentLogger,
+  );
   return {
     runtime,
     url: runtime.http!.url,
@@ -66,6 +71,15 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A loopback port free right now (the OS picks it; it is released before the caller binds it). */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 /** Headless Chromium with a fresh profile; page errors are collected so that a test can assert none. */

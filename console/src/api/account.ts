@@ -1,4 +1,4 @@
-import { del, get, patch, post } from './http';
+import { api, call, callLoose } from './http';
 
 export const TOKEN_SCOPES = [
   'api',
@@ -10,12 +10,14 @@ export const TOKEN_SCOPES = [
   'external_agent',
 ] as const;
 
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
 export interface BearerToken {
   id: string;
   name: string;
   workspaceId: string | null;
   projectId: string | null;
-  scopes: string[];
+  scopes: TokenScope[];
   maskedToken: string;
   status: 'live' | 'revoked';
   lastUsedAt: string | null;
@@ -38,7 +40,8 @@ export interface Agent {
   agentRef: string;
   name: string;
   isSubagent: boolean;
-  status: 'active' | 'disabled';
+  /** `active` or `disabled` (the contract says string). */
+  status: string;
   allowedTools?: string[];
   allowedDomains?: string[];
 }
@@ -72,61 +75,88 @@ export interface Invitation {
   invitedBy?: { email: string };
 }
 
+type Revealed = { token: BearerToken; bearerToken: string; oneTimeReveal: true };
+
 export const tokens = {
-  list: () => get<{ tokens: BearerToken[] }>('/api/bearer-tokens'),
-  create: (name: string, scopes: string[]) =>
-    post<{ token: BearerToken; bearerToken: string; oneTimeReveal: true }>('/api/bearer-tokens', {
-      name,
-      scopes: scopes.length ? scopes : undefined,
-    }),
-  rotate: (id: string) =>
-    patch<{ token: BearerToken; bearerToken: string; oneTimeReveal: true }>('/api/bearer-tokens', {
-      id,
-      action: 'rotate',
-    }),
-  rescope: (id: string, scopes: string[]) =>
-    patch<{ token: BearerToken }>('/api/bearer-tokens', { id, scopes }),
-  revoke: (id: string) => patch<{ token: BearerToken }>('/api/bearer-tokens', { id, action: 'revoke' }),
+  list: (): Promise<{ tokens: BearerToken[] }> => call(api.GET('/api/bearer-tokens')),
+  create: (name: string, scopes: TokenScope[]): Promise<Revealed> =>
+    call<Revealed>(
+      api.POST('/api/bearer-tokens', { body: { name, scopes: scopes.length ? scopes : undefined } }),
+    ),
+  // PATCH answers `{token, bearerToken, oneTimeReveal: true}` for a rotation only (a union in the document).
+  rotate: async (id: string): Promise<Revealed> => {
+    const answer = await call(api.PATCH('/api/bearer-tokens', { body: { id, action: 'rotate' } }));
+    if (!answer.oneTimeReveal) throw new Error('The rotation answered no new token');
+    return answer;
+  },
+  rescope: (id: string, scopes: TokenScope[]): Promise<{ token: BearerToken }> =>
+    call(api.PATCH('/api/bearer-tokens', { body: { id, scopes } })),
+  revoke: (id: string): Promise<{ token: BearerToken }> =>
+    call(api.PATCH('/api/bearer-tokens', { body: { id, action: 'revoke' } })),
 };
 
 export const notifications = {
-  list: (status?: string) =>
-    get<{ notifications: Notification[] }>('/api/notifications', { status, limit: 100 }),
-  set: (notificationId: string, status: Notification['status']) =>
-    post<{ notification: Notification }>('/api/notifications', { notificationId, status }),
-  markAllRead: () => post<{ updated: number }>('/api/notifications', { action: 'mark_all_read' }),
+  list: (status?: Notification['status']): Promise<{ notifications: Notification[] }> =>
+    call(api.GET('/api/notifications', { params: { query: { ...(status ? { status } : {}), limit: 100 } } })),
+  set: async (
+    notificationId: string,
+    status: Notification['status'],
+  ): Promise<{ notification: Notification }> => {
+    const answer = await call(api.POST('/api/notifications', { body: { notificationId, status } }));
+    if (!('notification' in answer)) throw new Error('Unexpected answer to a notification update');
+    return answer;
+  },
+  markAllRead: async (): Promise<{ updated: number }> => {
+    const answer = await call(api.POST('/api/notifications', { body: { action: 'mark_all_read' } }));
+    if (!('updated' in answer)) throw new Error('Unexpected answer to mark all read');
+    return answer;
+  },
 };
 
 export const agents = {
-  list: () => get<{ agents: Agent[] }>('/api/agents'),
-  create: (name: string, parentAgentRef?: string) =>
-    post<{ agent: Agent; apiKey: string }>('/api/agents', {
-      name,
-      parentAgentRef: parentAgentRef || undefined,
-    }),
-  setStatus: (agentRef: string, status: Agent['status']) =>
-    patch<{ agent: Agent }>('/api/agents', { agentRef, status }),
+  list: (): Promise<{ agents: Agent[] }> => call(api.GET('/api/agents')),
+  create: (name: string, parentAgentRef?: string): Promise<{ agent: Agent; apiKey: string }> =>
+    call(api.POST('/api/agents', { body: { name, parentAgentRef: parentAgentRef || undefined } })),
+  setStatus: (agentRef: string, status: 'active' | 'disabled'): Promise<{ agent: Agent }> =>
+    call(api.PATCH('/api/agents', { body: { agentRef, status } })),
 };
 
 export const workspaces = {
-  list: () => get<{ workspaces: Workspace[] }>('/api/workspaces'),
-  create: (name: string) => post<{ workspace: Workspace }>('/api/workspaces', { name }),
-  get: (id: string) =>
-    get<{ workspace: Workspace; members: Member[]; invitations?: Invitation[] }>(
-      `/api/workspaces/${encodeURIComponent(id)}`,
+  list: (): Promise<{ workspaces: Workspace[] }> => call(api.GET('/api/workspaces')),
+  create: (name: string): Promise<{ workspace: Workspace }> =>
+    call(api.POST('/api/workspaces', { body: { name } })),
+  get: (
+    workspaceId: string,
+  ): Promise<{ workspace: Workspace; members: Member[]; invitations?: Invitation[] }> =>
+    callLoose(api.GET('/api/workspaces/{workspaceId}', { params: { path: { workspaceId } } })),
+  invite: (
+    workspaceId: string,
+    email: string,
+    role: 'member' | 'admin',
+  ): Promise<{ member?: Member; invitation?: Invitation }> =>
+    callLoose(
+      api.POST('/api/workspaces/{workspaceId}/members', {
+        params: { path: { workspaceId } },
+        body: { email, role },
+      }),
     ),
-  invite: (id: string, email: string, role: 'member' | 'admin') =>
-    post<{ member?: Member; invitation?: Invitation }>(`/api/workspaces/${encodeURIComponent(id)}/members`, {
-      email,
-      role,
-    }),
-  removeMember: (id: string, memberId: string) =>
-    del<{ removed: true }>(
-      `/api/workspaces/${encodeURIComponent(id)}/members/${encodeURIComponent(memberId)}`,
+  removeMember: (workspaceId: string, memberId: string): Promise<{ removed: true }> =>
+    call(
+      api.DELETE('/api/workspaces/{workspaceId}/members/{memberId}', {
+        params: { path: { workspaceId, memberId } },
+      }),
     ),
-  received: () => get<{ invitations: Invitation[] }>('/api/workspace-invitations'),
-  answer: (invitationId: string, accept: boolean) =>
-    post<{ accepted: boolean }>(
-      `/api/workspace-invitations/${encodeURIComponent(invitationId)}/${accept ? 'accept' : 'decline'}`,
-    ),
+  received: (): Promise<{ invitations: Invitation[] }> => callLoose(api.GET('/api/workspace-invitations')),
+  answer: (invitationId: string, accept: boolean): Promise<{ accepted: boolean }> =>
+    accept
+      ? callLoose(
+          api.POST('/api/workspace-invitations/{invitationId}/accept', {
+            params: { path: { invitationId } },
+          }),
+        )
+      : callLoose(
+          api.POST('/api/workspace-invitations/{invitationId}/decline', {
+            params: { path: { invitationId } },
+          }),
+        ),
 };

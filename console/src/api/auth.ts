@@ -1,4 +1,4 @@
-import { del, get, post } from './http';
+import { api, call } from './http';
 
 export type PlanId = 'retail_free' | 'retail_pro' | 'enterprise_plus' | 'enterprise_max';
 
@@ -22,23 +22,30 @@ export interface SignupInput {
 }
 
 export const auth = {
-  session: () => get<{ authenticated: boolean; session: Session | null }>('/api/session'),
-  signup: (input: SignupInput) =>
-    post<{ success: true; redirectTo: string; credentials: { plan: PlanId; planLabel: string } }>(
-      '/api/signup',
-      input,
-    ),
-  signin: (email: string, password: string) =>
-    post<{ success: true; credentials: { agentName: string } }>('/api/signin', { email, password }),
-  signout: () => del<{ success: true }>('/api/session'),
-  forgotPassword: (email: string) => post<{ success: true }>('/api/forgot-password', { email }),
-  confirmReset: (email: string, token: string, newPassword: string) =>
-    post<{ success: true }>('/api/forgot-password/confirm', { email, token, newPassword }),
-  changePlan: (newPlan: PlanId) =>
-    post<{
-      transitioned: boolean;
-      noChange: boolean;
-      transition: { oldPlan: PlanId; newPlan: PlanId; newCapabilities: string[] };
-      billing: { mode: 'free_beta'; charged: false };
-    }>('/api/plans/transition', { newPlan }),
+  session: async (): Promise<{ authenticated: boolean; session: Session | null }> => {
+    const answer = await call(api.GET('/api/session'));
+    return answer.authenticated ? answer : { authenticated: false, session: null };
+  },
+  signup: (
+    input: SignupInput,
+  ): Promise<{ success: true; redirectTo: string; credentials: { plan: PlanId; planLabel: string } }> =>
+    call(api.POST('/api/signup', { body: input })),
+  signin: (email: string, password: string): Promise<{ success: true; credentials: { agentName: string } }> =>
+    call(api.POST('/api/signin', { body: { email, password } })),
+  signout: (): Promise<{ success: true }> => call(api.DELETE('/api/session')),
+  forgotPassword: (email: string): Promise<{ success: true }> =>
+    call(api.POST('/api/forgot-password', { body: { email } })),
+  confirmReset: (email: string, token: string, newPassword: string): Promise<{ success: true }> =>
+    call(api.POST('/api/forgot-password/confirm', { body: { email, token, newPassword } })),
+  changePlan: (
+    newPlan: PlanId,
+  ): Promise<{
+    transitioned: boolean;
+    noChange: boolean;
+    transition: { oldPlan: PlanId; newPlan: PlanId; newCapabilities: string[] };
+    billing: { mode: 'free_beta'; charged: false };
+  }> => call(api.POST('/api/plans/transition', { body: { newPlan } })),
+  /** The login link by e-mail for an agent key (the login-link page). */
+  loginLink: (body: { apiKey: string; redirectTo?: string }): Promise<{ loginUrl: string }> =>
+    call(api.POST('/api/session/from-key', { body })),
 };

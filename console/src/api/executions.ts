@@ -1,4 +1,5 @@
-import { get, post, request, type Query } from './http';
+import type { operations } from '../../../client/index';
+import { api, call, compact } from './http';
 
 export type ExecutionStatus = 'QUEUED' | 'RUNNING' | 'PAUSED' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 export const STATUSES: ExecutionStatus[] = [
@@ -70,25 +71,32 @@ export interface PanicAnswer {
   lockdown: boolean;
 }
 
+type ListQuery = NonNullable<operations['getApiExecutions']['parameters']['query']>;
+type RecoveryQuery = NonNullable<operations['getApiRecovery']['parameters']['query']>;
+type CreateBody = NonNullable<operations['postApiExecutions']['requestBody']>['content']['application/json'];
+
 export const executions = {
-  list: (query: Query) =>
-    get<{ executions: ExecutionSummary[]; nextCursor: string | null }>('/api/executions', query),
-  get: (id: string) =>
-    get<{ execution: Execution; logs: LogLine[] }>(`/api/executions/${encodeURIComponent(id)}`),
-  act: (id: string, action: Action) =>
-    post<{ execution: Execution; rollback?: RollbackReport }>(
-      `/api/executions/${encodeURIComponent(id)}/actions`,
-      { action },
-    ),
-  create: (body: { title: string; type: string; input: unknown; workspaceId?: string }) =>
-    post<{ execution: ExecutionSummary }>('/api/executions', body),
-  recovery: (query: Query) =>
-    get<{ executions: ExecutionSummary[]; nextCursor: string | null }>('/api/recovery', query),
-  recover: (executionId: string, action: Exclude<Action, 'pause'>) =>
-    post<{ execution: Execution; rollback?: RollbackReport }>('/api/recovery', { executionId, action }),
-  panicState: (workspaceId: string) =>
-    get<{ workspaceId: string; lockdown: boolean; since: string | null }>('/api/panic', { workspaceId }),
-  panic: (workspaceId: string) => post<PanicAnswer>('/api/panic', { workspaceId }),
-  lift: (workspaceId: string) =>
-    request('DELETE', '/api/panic', { workspaceId }) as Promise<{ workspaceId: string; lockdown: false }>,
+  list: (query: ListQuery): Promise<{ executions: ExecutionSummary[]; nextCursor: string | null }> =>
+    call(api.GET('/api/executions', { params: { query: compact(query) } })),
+  get: (id: string): Promise<{ execution: Execution; logs: LogLine[] }> =>
+    call(api.GET('/api/executions/{id}', { params: { path: { id } } })),
+  act: (id: string, action: Action): Promise<{ execution: Execution; rollback?: RollbackReport }> =>
+    call(api.POST('/api/executions/{id}/actions', { params: { path: { id } }, body: { action } })),
+  create: (body: CreateBody): Promise<{ execution: ExecutionSummary }> =>
+    call(api.POST('/api/executions', { body })),
+  recovery: (query: RecoveryQuery): Promise<{ executions: ExecutionSummary[]; nextCursor: string | null }> =>
+    call(api.GET('/api/recovery', { params: { query: compact(query) } })),
+  recover: (
+    executionId: string,
+    action: Exclude<Action, 'pause'>,
+  ): Promise<{ execution: Execution; rollback?: RollbackReport }> =>
+    call(api.POST('/api/recovery', { body: { executionId, action } })),
+  panicState: (
+    workspaceId: string,
+  ): Promise<{ workspaceId: string; lockdown: boolean; since: string | null }> =>
+    call(api.GET('/api/panic', { params: { query: { workspaceId } } })),
+  panic: (workspaceId: string): Promise<PanicAnswer> =>
+    call(api.POST('/api/panic', { body: { workspaceId } })),
+  lift: (workspaceId: string): Promise<{ workspaceId: string; lockdown: boolean; since: string | null }> =>
+    call(api.DELETE('/api/panic', { params: { query: { workspaceId } } })),
 };

@@ -1,4 +1,4 @@
-import { get } from './http';
+import { api, callLoose } from './http';
 
 export interface OpsMetrics {
   summary: {
@@ -31,6 +31,6 @@ export interface Crew {
 }
 
 export const ops = {
-  metrics: () => get<OpsMetrics>('/api/ops/metrics'),
-  crew: () => get<Crew>('/api/ops/crew'),
+  metrics: (): Promise<OpsMetrics> => callLoose(api.GET('/api/ops/metrics')),
+  crew: (): Promise<Crew> => callLoose(api.GET('/api/ops/crew')),
 };

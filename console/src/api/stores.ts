@@ -1,5 +1,13 @@
-import { get, patch, post } from './http';
+import type { operations } from '../../../client/index';
+import { api, call, callLoose } from './http';
 import type { ExecutionSummary } from './executions';
+
+/** A permission a skill can ask for (the install body's enum). */
+export type SkillPermission = NonNullable<
+  NonNullable<
+    operations['postApiSkillsInstall']['requestBody']
+  >['content']['application/json']['permissionsApproved']
+>[number];
 
 export interface Capability {
   name: string;
@@ -17,11 +25,11 @@ export interface SkillSummary {
   category: string;
   version: string;
   author?: string;
-  permissions_required: string[];
+  permissions_required: SkillPermission[];
   required_secrets: string[];
   capabilities: Capability[];
   installs?: number;
-  rating?: number;
+  rating?: number | null;
 }
 
 export type SkillDetail = SkillSummary;
@@ -60,16 +68,9 @@ export interface AppSummary {
   };
 }
 
-export interface Readiness {
-  ready: boolean;
-  installed?: boolean;
-  updateAvailable?: boolean;
-  requiredPermissions: string[];
-  missingPermissions: string[];
-  missingSecrets: string[];
-  missingSkills: string[];
-  targets?: { target: string; url: string }[];
-}
+/** What an app needs before it can run, and what is missing (its contract's answer). */
+export type Readiness =
+  operations['getApiAppsBySlugReadiness']['responses'][200]['content']['application/json'];
 
 export interface AppInstallation {
   status: string;
@@ -79,56 +80,66 @@ export interface AppInstallation {
 }
 
 export const skills = {
-  list: (search?: string, category?: string) =>
-    get<{ skills: SkillSummary[]; pagination: { total: number } }>('/api/skills', {
-      search,
-      category,
-      limit: 50,
-    }),
-  preview: (idOrSlug: string) => get<SkillPreview>(`/api/skills/${encodeURIComponent(idOrSlug)}/preview`),
-  installed: () => get<{ installed_skills: SkillInstallation[] }>('/api/skills/installed'),
-  install: (slug: string, permissionsApproved: string[]) =>
-    post<{ installation: SkillInstallation; dependenciesInstalled: { slug: string }[] }>(
-      '/api/skills/install',
-      {
-        slug,
-        permissionsApproved,
-      },
+  list: (
+    search?: string,
+    category?: string,
+  ): Promise<{ skills: SkillSummary[]; pagination: { total: number } }> =>
+    call(
+      api.GET('/api/skills', {
+        params: { query: { ...(search ? { search } : {}), ...(category ? { category } : {}), limit: 50 } },
+      }),
     ),
-  setStatus: (id: string, status: SkillInstallation['status']) =>
-    patch<{ installation: SkillInstallation }>(`/api/skills/${encodeURIComponent(id)}/installation`, {
-      status,
-    }),
-  use: (skill_slug: string, capability: string, params: unknown) =>
-    post<{ success: boolean; result: unknown; execution_time_ms: number; execution: ExecutionSummary }>(
-      '/api/skills/use',
-      { skill_slug, capability, params },
-    ),
+  preview: (id: string): Promise<SkillPreview> =>
+    callLoose(api.GET('/api/skills/{id}/preview', { params: { path: { id } } })),
+  installed: (): Promise<{ installed_skills: SkillInstallation[] }> =>
+    callLoose(api.GET('/api/skills/installed')),
+  install: (
+    slug: string,
+    permissionsApproved: SkillPermission[],
+  ): Promise<{ installation: SkillInstallation; dependenciesInstalled: { slug: string }[] }> =>
+    callLoose(api.POST('/api/skills/install', { body: { slug, permissionsApproved } })),
+  setStatus: (
+    id: string,
+    status: SkillInstallation['status'],
+  ): Promise<{ installation: SkillInstallation }> =>
+    callLoose(api.PATCH('/api/skills/{id}/installation', { params: { path: { id } }, body: { status } })),
+  use: (
+    skill_slug: string,
+    capability: string,
+    params: Record<string, unknown>,
+  ): Promise<{ success: boolean; result: unknown; execution_time_ms: number; execution: ExecutionSummary }> =>
+    callLoose(api.POST('/api/skills/use', { body: { skill_slug, capability, params } })),
 };
 
+/** What `POST /api/apps` takes (its contract's body: name, category, description, manifest…). */
+export type PublishAppBody = NonNullable<
+  operations['postApiApps']['requestBody']
+>['content']['application/json'];
+export type AppCategory = PublishAppBody['category'];
+
 export const apps = {
-  list: (search?: string) =>
-    get<{ apps: AppSummary[]; pagination: { total: number } }>('/api/apps', { search, limit: 50 }),
-  get: (slug: string) =>
-    get<{ app: AppSummary & Record<string, unknown> }>(`/api/apps/${encodeURIComponent(slug)}`),
-  readiness: (slug: string) => get<Readiness>(`/api/apps/${encodeURIComponent(slug)}/readiness`),
-  installed: () =>
-    get<{ installedApps: { slug: string; installation: AppInstallation; readiness: Readiness }[] }>(
-      '/api/apps/installed',
-    ),
-  install: (slug: string, permissionsApproved: string[]) =>
-    post<{ installation: AppInstallation; readiness: Readiness }>('/api/apps/install', {
-      slug,
-      permissionsApproved,
-    }),
-  updates: () =>
-    get<{
-      updates: { app: AppSummary; currentVersion: string; installedVersion: string; releaseNotes?: string }[];
-    }>('/api/apps/updates'),
-  update: (slugs?: string[]) =>
-    post<{ updated: { slug: string; from: string; to: string }[]; skipped: unknown[] }>('/api/apps/updates', {
-      slugs,
-    }),
-  rollback: (slug: string) =>
-    post<{ rolledBackTo: string }>(`/api/apps/${encodeURIComponent(slug)}/rollback`, {}),
+  /** Publishes an app, or a new version of one (enterprise accounts; 409 for a version already there). */
+  publish: (body: PublishAppBody) => call(api.POST('/api/apps', { body })),
+  list: (search?: string): Promise<{ apps: AppSummary[]; pagination: { total: number } }> =>
+    callLoose(api.GET('/api/apps', { params: { query: { ...(search ? { search } : {}), limit: 50 } } })),
+  get: (slug: string): Promise<{ app: AppSummary & Record<string, unknown> }> =>
+    callLoose(api.GET('/api/apps/{slug}', { params: { path: { slug } } })),
+  readiness: (slug: string): Promise<Readiness> =>
+    call(api.GET('/api/apps/{slug}/readiness', { params: { path: { slug } } })),
+  installed: (): Promise<{
+    installedApps: { slug: string; installation: AppInstallation; readiness: Readiness }[];
+  }> => callLoose(api.GET('/api/apps/installed')),
+  install: (
+    slug: string,
+    permissionsApproved: string[],
+  ): Promise<{ installation: AppInstallation; readiness: Readiness }> =>
+    callLoose(api.POST('/api/apps/install', { body: { slug, permissionsApproved } })),
+  updates: (): Promise<{
+    updates: { app: AppSummary; currentVersion: string; installedVersion: string; releaseNotes?: string }[];
+  }> => callLoose(api.GET('/api/apps/updates')),
+  /** Updates every installed app that can be (the route takes no body). */
+  update: (): Promise<{ updated: { slug: string; from: string; to: string }[]; skipped: unknown[] }> =>
+    callLoose(api.POST('/api/apps/updates')),
+  rollback: (slug: string): Promise<{ rolledBackTo: string }> =>
+    callLoose(api.POST('/api/apps/{slug}/rollback', { params: { path: { slug } } })),
 };

@@ -1,4 +1,4 @@
-import { post } from './http';
+import { api, call } from './http';
 import { postStream, type SseEvent } from './sse';
 
 export interface CommandAnswer {
@@ -12,8 +12,8 @@ export interface CommandAnswer {
 }
 
 export const studio = {
-  command: (command: string, confirmToken?: string) =>
-    post<CommandAnswer>('/api/studio/command', { command, confirmToken }),
+  command: (command: string, confirmToken?: string): Promise<CommandAnswer> =>
+    call(api.POST('/api/studio/command', { body: { command, confirmToken } })),
   /** The intent stream: `execution`, `reply`…, `error`, `done`, handed over as they arrive. */
   intent: (message: string, sessionId: string, onEvent: (e: SseEvent) => void, signal?: AbortSignal) =>
     postStream('/api/studio/intent/stream', { message, sessionId }, onEvent, signal),

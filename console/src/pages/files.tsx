@@ -209,7 +209,7 @@ function Preview({ path }: { path: string }) {
   if (p.error) return <ErrorBox error={p.error} />;
   if (!p.data) return <Busy />;
   const { entry, content, contentEncoding, truncated } = p.data;
-  const image = contentEncoding === 'base64' && /^image\/(png|jpeg|gif|webp)$/.test(entry.contentType);
+  const image = contentEncoding === 'base64' && /^image\/(png|jpeg|gif|webp)$/.test(entry.contentType ?? '');
   return (
     <div class="preview" data-testid="file-preview">
       {image ? (

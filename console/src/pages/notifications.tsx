@@ -6,7 +6,7 @@ import { useApp } from '../state';
 
 export function NotificationsPage() {
   const app = useApp();
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<'' | Notification['status']>('');
   const list = useLoad(() => notifications.list(status || undefined), [status, app.unread]);
   const action = useAction();
   const set = async (n: Notification, next: Notification['status']) => {
@@ -28,7 +28,10 @@ export function NotificationsPage() {
       <div class="row">
         <label>
           Show
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+          <select
+            value={status}
+            onChange={(e) => setStatus(e.currentTarget.value as '' | Notification['status'])}
+          >
             <option value="">unread and read</option>
             <option value="unread">unread</option>
             <option value="read">read</option>

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { PLANS, PLAN_IDS } from '../../../actors/identity/plans';
 import { auth, type PlanId } from '../api/auth';
-import { post } from '../api/http';
 import { ErrorBox, useAction } from '../components/ui';
 import { Link, navigate, useLocation } from '../router';
 import { ForgotPassword, ResetPassword } from './password';
@@ -187,10 +186,7 @@ function LoginLink() {
   const submit = async (e: Event) => {
     e.preventDefault();
     const answer = await action.run(() =>
-      post<{ loginUrl: string }>('/api/session/from-key', {
-        apiKey: apiKey.trim(),
-        redirectTo: '/?signedIn=link',
-      }),
+      auth.loginLink({ apiKey: apiKey.trim(), redirectTo: '/?signedIn=link' }),
     );
     // Opened on this origin whatever PUBLIC_BASE_URL says: the cookie must land where the page is.
     if (answer) {

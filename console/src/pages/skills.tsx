@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { skills, type SkillInstallation } from '../api/stores';
+import { skills, type SkillInstallation, type SkillPermission } from '../api/stores';
 import { Busy, Empty, ErrorBox, Json, Status, useAction, useLoad } from '../components/ui';
 import { Link } from '../router';
 
@@ -67,7 +67,7 @@ function SkillDetailView(props: {
 }) {
   const preview = useLoad(() => skills.preview(props.slug), [props.slug]);
   const action = useAction();
-  const [approved, setApproved] = useState<string[]>([]);
+  const [approved, setApproved] = useState<SkillPermission[]>([]);
   const [capability, setCapability] = useState('');
   const [params, setParams] = useState('{}');
   const [output, setOutput] = useState<{ result: unknown; ms: number; executionId: string } | null>(null);

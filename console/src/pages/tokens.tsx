@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { tokens, TOKEN_SCOPES, type BearerToken } from '../api/account';
+import { tokens, TOKEN_SCOPES, type BearerToken, type TokenScope } from '../api/account';
 import { Busy, Empty, ErrorBox, Status, useAction, useLoad, when } from '../components/ui';
 
 /**
@@ -10,7 +10,7 @@ export function TokensPage() {
   const list = useLoad(() => tokens.list());
   const action = useAction();
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>([]);
+  const [scopes, setScopes] = useState<TokenScope[]>([]);
   const [revealed, setRevealed] = useState<{ name: string; value: string } | null>(null);
 
   const create = async (e: Event) => {
@@ -33,7 +33,7 @@ export function TokensPage() {
   const revoke = async (t: BearerToken) => {
     if (await action.run(() => tokens.revoke(t.id))) await list.reload();
   };
-  const toggle = (s: string) =>
+  const toggle = (s: TokenScope) =>
     setScopes((old) => (old.includes(s) ? old.filter((x) => x !== s) : [...old, s]));
 
   return (

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { vault, type Secret } from '../api/data';
+import { vault, type Secret, type SubjectType } from '../api/data';
 import { Busy, Empty, ErrorBox, Status, useAction, useLoad, when } from '../components/ui';
 import { useApp } from '../state';
 
@@ -12,7 +12,11 @@ export function VaultPage() {
   const action = useAction();
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
-  const [assign, setAssign] = useState({ secretId: '', subjectType: 'skill', subjectId: '' });
+  const [assign, setAssign] = useState<{ secretId: string; subjectType: SubjectType; subjectId: string }>({
+    secretId: '',
+    subjectType: 'skill',
+    subjectId: '',
+  });
   const [grant, setGrant] = useState<string | null>(null);
   const reloadAll = async () => {
     await Promise.all([secrets.reload(), assignments.reload(), audit.reload()]);
@@ -154,7 +158,7 @@ export function VaultPage() {
           </select>
           <select
             value={assign.subjectType}
-            onChange={(e) => setAssign({ ...assign, subjectType: e.currentTarget.value })}
+            onChange={(e) => setAssign({ ...assign, subjectType: e.currentTarget.value as SubjectType })}
             aria-label="Subject type"
           >
             {['skill', 'app', 'agent', 'workflow'].map((t) => (

@@ -31,10 +31,10 @@ export interface OpenApiHarness {
   stop(): Promise<void>;
 }
 
-export async function startOpenApiHarness(): Promise<OpenApiHarness> {
+export async function startOpenApiHarness(env: Record<string, string> = {}): Promise<OpenApiHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ars-openapi-'));
   const runtime = await startRuntime(
-    loadConfig({ DATA_DIR: dir, PORT: '0', JWT_SECRET: randomBytes(24).toString('hex') }),
+    loadConfig({ ...env, DATA_DIR: dir, PORT: '0', JWT_SECRET: randomBytes(24).toString('hex') }),
     silentLogger,
     { identity: { bcryptCost: 4, limits: { signupPerIp: { points: 10_000, durationSec: 600 } } } },
   );
