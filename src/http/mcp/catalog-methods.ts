@@ -34,6 +34,12 @@ export interface McpResourceProvider {
   read(uri: string): Promise<readonly unknown[]>;
   /** `resources/templates/list`: `{uriTemplate, name, ...}`. */
   templates: readonly unknown[];
+  /**
+   * `resources/subscribe` and `resources/unsubscribe` (the 2025 eras): absent, they answer -32601
+   * and `capabilities.resources.subscribe` is false.
+   */
+  subscribe?(uri: string): Promise<void>;
+  unsubscribe?(uri: string): Promise<void>;
 }
 
 /** What `prompts/*` reads. An unknown prompt rejects with an AppError NOT_FOUND (-32602). */
@@ -120,6 +126,19 @@ export async function catalogRequest(
       } catch (err) {
         return providerError(id, err, JSON_RPC_ERRORS.resourceNotFound);
       }
+    case 'resources/subscribe':
+    case 'resources/unsubscribe': {
+      const hook = method === 'resources/subscribe' ? resources?.subscribe : resources?.unsubscribe;
+      if (!hook) return undefined;
+      if (typeof params.uri !== 'string' || params.uri === '')
+        return bad('params.uri must be a non-empty string');
+      try {
+        await hook(params.uri);
+        return ok({});
+      } catch (err) {
+        return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
+      }
+    }
     case 'prompts/list':
       return prompts ? ok({ prompts: prompts.list }) : undefined;
     case 'prompts/get':
