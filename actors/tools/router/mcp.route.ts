@@ -13,6 +13,7 @@ import { invokeToolOnce } from './keyed-tool-call';
 import { mcpCaller, McpCallsInFlight } from './mcp-cancellation';
 import { withExecutionLogs } from './mcp-execution-logs';
 import { listen, LISTEN_METHOD } from './mcp-subscriptions';
+import { federated } from './mcp-connector-catalog';
 import {
   endSession,
   newSessionId,
@@ -173,10 +174,23 @@ export const mcpRoute: RouteModule<McpTaskServices & { cache?: CachePort }> = (r
         // Resources, prompts and completions run the caller's own platform tools (mcp-catalog.ts).
         const asCaller: CatalogCall = (tool, input) => invokeTool(deps, principal, { tool, input });
         const files = withExecutionLogs(fileResources(asCaller), deps.services?.executions, principal);
+        const tools = () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools));
+        const stateful = subs && !(typeof version === 'string' && MCP_STATELESS_VERSIONS.includes(version));
+        // The caller's connectors' resources, prompts and completions beside its own (mcp-connector-catalog.ts).
+        const catalog = federated(
+          {
+            resources: stateful ? withSubscribe(files, subs, principal, session) : files,
+            prompts: filePrompts(asCaller),
+            complete: completeFilePath(asCaller),
+          },
+          toolRouterOf(deps).resolvers.connectorCatalog,
+          principal,
+          tools,
+        );
         const answer = await handleJsonRpc(req.body, {
           serverInfo: SERVER_INFO,
           ...(typeof version === 'string' ? { protocolVersion: version } : {}),
-          tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
+          tools,
           call: async (name, args, meta, requestId) => {
             const key = callKey(headerKey, meta);
             const flight = inFlight.begin(caller, requestId, gone.signal);
@@ -216,12 +230,7 @@ export const mcpRoute: RouteModule<McpTaskServices & { cache?: CachePort }> = (r
           },
           cancelled: (requestId) => inFlight.cancel(caller, requestId),
           isUnknownTool: isUnknownToolError,
-          resources:
-            subs && !(typeof version === 'string' && MCP_STATELESS_VERSIONS.includes(version))
-              ? withSubscribe(files, subs, principal, session)
-              : files,
-          prompts: filePrompts(asCaller),
-          complete: completeFilePath(asCaller),
+          ...catalog,
           tasks: mcpTasks(deps, principal),
         });
         res.off('close', onClose);
