@@ -152,3 +152,22 @@ it('another account reaches none of it', async () => {
   expect(done.error).toBeDefined();
   expect(done.result).toBeUndefined();
 });
+
+it('an agent of the account reaches the connector only when its allowedTools permit one of its tools', async () => {
+  const deploy = async (body: Record<string, unknown>) => {
+    const res = await h.http().post('/api/agents').set('Authorization', owner.auth).send(body);
+    if (res.status !== 201) throw new Error(`deploy failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return `Bearer ${res.body.apiKey as string}`;
+  };
+  const plain = await deploy({ name: 'Plain' });
+  expect((await rpc(plain, 'resources/read', { uri: README })).error?.code).toBe(-32002);
+  const prompts = await rpc(plain, 'prompts/list');
+  expect((prompts.result!.prompts as Array<{ name: string }>).map((p) => p.name)).not.toContain(
+    'mcp.memo.greet',
+  );
+
+  const echoer = await deploy({ name: 'Echoer', allowedTools: ['mcp.memo.echo'] });
+  expect((await rpc(echoer, 'resources/read', { uri: README })).result!.contents).toEqual([
+    { uri: README, mimeType: 'text/plain', text: 'upstream readme' },
+  ]);
+});
