@@ -189,7 +189,7 @@ export class ConnectorPool {
    * reused session that turns out to be dead before the request reached the server (child gone,
    * HTTP session expired, connection refused) is replaced once and the work retried.
    */
-  private async withSession<T>(
+  async withSession<T>(
     spec: ConnectorSpec,
     outer: AbortSignal,
     work: (session: McpSession, signal: AbortSignal) => Promise<T>,

@@ -11,6 +11,7 @@ import {
   ConnectorsCreateMessageSchema,
   ConnectorsDeleteMessageSchema,
   ConnectorsDescribeMessageSchema,
+  ConnectorsForwardMessageSchema,
   ConnectorsGetMessageSchema,
   ConnectorsListMessageSchema,
   ConnectorsOutcomeMessageSchema,
@@ -25,6 +26,7 @@ import type { Repository } from '../../src/store/mongo';
 import type { PlanId } from '../identity/plans';
 import { operatorOf } from '../identity/principal';
 import { AuditBuffer } from './connector-audit';
+import { forwardOnPool } from './connector-forward';
 import { assertInScope, checkRegistration } from './connector-policy';
 import type { ConnectorPool } from './connector-pool';
 import { isSealingError, markUnreadable, storeResealed } from './connector-rekey';
@@ -135,17 +137,20 @@ export function connectorsActor(options: ConnectorsActorOptions) {
   }
 
   /** Runs `call` on the pool and tells the actor how it went. */
-  async function runCall(
+  async function runCall<T extends object = ConnectorCallResult>(
     ctx: ActorContext<State>,
     doc: ConnectorDocument,
     spec: ConnectorSpec,
     body: {
       tool: string;
-      arguments: Record<string, unknown>;
+      arguments?: Record<string, unknown>;
       timeoutMs?: number;
       related?: ConnectorCallRelated;
     },
-  ): Promise<ConnectorCallResult> {
+    // A tool call, or a federated request (connector-forward.ts) under the same limits and audit.
+    work: (signal: AbortSignal, timeoutMs: number) => Promise<T> = (signal, timeoutMs) =>
+      pool.call(spec, body.tool, body.arguments ?? {}, { signal, timeoutMs }) as Promise<T>,
+  ): Promise<T> {
     const at = Date.now();
     // Never past the request's deadline: the caller would be gone.
     const timeoutMs = Math.max(1, Math.min(pool.callTimeout(body.timeoutMs), ctx.deadline - at - 50));
@@ -160,8 +165,8 @@ export function connectorsActor(options: ConnectorsActorOptions) {
         })
         .catch((err: unknown) => ctx.logger.warn({ err }, 'connector outcome not recorded'));
     try {
-      const result = await pool.call(spec, body.tool, body.arguments, { signal: ctx.signal, timeoutMs });
-      void tell({ success: !result.isError, health: 'active' });
+      const result = await work(ctx.signal, timeoutMs);
+      void tell({ success: !('isError' in result && result.isError), health: 'active' });
       return result;
     } catch (err) {
       const failure = isConnectionFailure(err);
@@ -188,6 +193,7 @@ export function connectorsActor(options: ConnectorsActorOptions) {
       'connectors.describe': ConnectorsDescribeMessageSchema,
       'connectors.tools': ConnectorsToolsMessageSchema,
       'connectors.outcome': ConnectorsOutcomeMessageSchema,
+      'connectors.forward': ConnectorsForwardMessageSchema,
     },
     activate: (): State => ({ docs: new Map(), audit: new AuditBuffer(repo, options.auditFlushMs ?? 5000) }),
     passivate: (_ctx, state) => state.audit.flushAll(),
@@ -360,6 +366,16 @@ export function connectorsActor(options: ConnectorsActorOptions) {
         if (!found) throw errors.notFound(`Unknown tool: mcp.${slug}.${tool}`, { reason: UNKNOWN_TOOL });
         if (!doc.enabled) throw errors.conflict(`Connector "${slug}" is disabled`);
         return { readOnly: found.readOnly, transport: doc.transport };
+      },
+
+      'connectors.forward': async (ctx, body) => {
+        operatorOf(ctx.auth, ctx.id);
+        const doc = await find(ctx.state, ctx.id, body.slug, false);
+        if (!doc.enabled) throw errors.conflict(`Connector "${doc.slug}" is disabled`);
+        const spec = await openForUse(ctx, doc);
+        const work = (signal: AbortSignal, timeoutMs: number) =>
+          forwardOnPool(pool, spec, body.method, body.params, { signal, timeoutMs });
+        return ctx.defer(runCall(ctx, doc, spec, { tool: body.method }, work));
       },
 
       'connectors.tools': async (ctx) => {

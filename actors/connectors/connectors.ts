@@ -15,6 +15,7 @@ import { ConnectorPool, type ConnectorPoolOptions } from './connector-pool';
 import { rekeyConnectors, type ConnectorRekeyReport } from './connector-rekey';
 import { ConnectorSealer } from './connector-secrets';
 import { createConnectorTools, type ConnectorTools } from './connector-tools';
+import { createConnectorCatalog, type ConnectorCatalogClient } from './connector-federation';
 import { connectorsActor } from './connectors.actor';
 import { connectorsCollection } from './connectors.collection';
 import { loggedRekeyPass } from '../vault/vault-rekey';
@@ -30,6 +31,8 @@ export interface ConnectorsService {
   readonly pool: ConnectorPool;
   /** `callConnectorTool`, `listConnectorTools` and the router's resolver hook (`resolve`). */
   readonly tools: ConnectorTools;
+  /** The router's way to connectors' resources, prompts and completions (connector-federation.ts). */
+  readonly catalog: ConnectorCatalogClient;
   /**
    * Starts the re-sealing pass of connector values under the current master key (nodes hosting
    * actors, at startup, beside the vault's: docs/connectors.md "Master key rotation"). Resolves
@@ -78,6 +81,7 @@ export function createConnectorsService(
   return {
     pool,
     tools,
+    catalog: createConnectorCatalog(system),
     startRekey: ({ documents, secrets }) => {
       const sealer = connectorSealerOf(secrets);
       // Once per process: the pass starts on the first call only.

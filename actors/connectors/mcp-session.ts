@@ -226,7 +226,8 @@ export class McpSession {
 
   private constructor(
     readonly spec: ConnectorSpec,
-    private readonly client: Client,
+    /** The SDK client: connector-forward.ts sends the federated requests through it. */
+    readonly client: Client,
     private readonly transport: StdioClientTransport | StreamableHTTPClientTransport,
     private readonly pinned: PinnedFetch | undefined,
   ) {

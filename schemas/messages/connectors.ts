@@ -61,6 +61,25 @@ export const ConnectorToolEntrySchema = z.object({
 export type ConnectorToolEntry = z.infer<typeof ConnectorToolEntrySchema>;
 export const ConnectorsToolsReplySchema = z.object({ tools: z.array(ConnectorToolEntrySchema) });
 
+/** The upstream MCP methods a connector's resources, prompts and completions are federated by. */
+export const CONNECTOR_FORWARDED_METHODS = [
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+] as const;
+export type ConnectorForwardedMethod = (typeof CONNECTOR_FORWARDED_METHODS)[number];
+
+/** `connectors.forward`: one of those requests to an enabled connector (docs/connectors.md). */
+export const ConnectorsForwardMessageSchema = z.object({
+  slug: ConnectorSlugSchema,
+  method: z.enum(CONNECTOR_FORWARDED_METHODS),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+export type ConnectorsForwardMessage = z.input<typeof ConnectorsForwardMessageSchema>;
+
 /** Internal: the outcome of one call, told by the actor's deferred work to itself. */
 export const ConnectorsOutcomeMessageSchema = z.object({
   connectorId: z.string(),

@@ -91,6 +91,7 @@ export function buildServices(
   s.connectors = createConnectorsService(config, logger, system, options.connectors);
   onClose(() => s.connectors!.close());
   s.toolRouter.resolvers.connector = s.connectors.tools;
+  s.toolRouter.resolvers.connectorCatalog = s.connectors.catalog;
   s.work = createWorkAborter({ sandbox: s.sandbox, egress: s.netEgress, connectors: s.connectors.pool });
   // The app store before the vault and the skill store: it answers the vault's app permission
   // check and the apps of developer profiles; it reads `skills` only when called.

@@ -58,7 +58,7 @@ export function withExecutionLogs(
       return [{ uri, mimeType: 'text/plain', text }];
     },
     templates: [
-      ...files.templates,
+      ...(files.templates as readonly unknown[]),
       {
         uriTemplate: `${SCHEME}{id}/logs`,
         name: 'execution-logs',

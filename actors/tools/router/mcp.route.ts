@@ -13,6 +13,16 @@ import { invokeToolOnce } from './keyed-tool-call';
 import { mcpCaller, McpCallsInFlight } from './mcp-cancellation';
 import { withExecutionLogs } from './mcp-execution-logs';
 import { listen, LISTEN_METHOD } from './mcp-subscriptions';
+import { federated } from './mcp-connector-catalog';
+import {
+  endSession,
+  newSessionId,
+  ResourceSubscriptions,
+  SESSION_HEADER,
+  sessionOf,
+  sessionStream,
+  withSubscribe,
+} from './mcp-resource-subscriptions';
 import { mcpTasks, type McpTaskServices } from './mcp-tasks';
 import { completeFilePath, filePrompts, fileResources, type CatalogCall } from './mcp-catalog';
 import { bearerChallenge } from './oauth-metadata.route';
@@ -28,10 +38,12 @@ import {
   JSON_RPC_ERRORS,
   MCP_ALL_VERSIONS,
   MCP_META,
+  MCP_STATELESS_VERSIONS,
   rpcError,
 } from '../../../src/http/mcp/json-rpc';
 import { acceptsEventStream, McpEventStream, progressNotification } from '../../../src/http/mcp/event-stream';
 import { sendJson } from '../../../src/http/send-json';
+import type { CachePort } from '../../../src/store/cache';
 import { parseBody } from '../../../src/http/validation';
 import { SERVICE_VERSION } from '../../../src/version';
 
@@ -77,8 +89,10 @@ function callKey(header: string | undefined, meta: Record<string, unknown> | und
  * authentication for both (401 as an HTTP status, which MCP clients surface). `GET` and
  * `DELETE /mcp` answer 405 (no server-initiated stream, no session to end) through the fallback.
  */
-export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
+export const mcpRoute: RouteModule<McpTaskServices & { cache?: CachePort }> = (router, deps) => {
   const inFlight = new McpCallsInFlight(deps.system);
+  // The 2025 eras' resource subscriptions live in the shared cache (mcp-resource-subscriptions.ts).
+  const subs = deps.services?.cache ? new ResourceSubscriptions(deps.services.cache) : undefined;
   // Keys are read here, per tool call, in both dialects (keyed-tool-call.ts), not by the front door.
   router.post(
     PATH,
@@ -127,7 +141,9 @@ export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
           return;
         }
         let headerKey: string | undefined;
+        let session: string;
         try {
+          session = sessionOf(req);
           headerKey = rawKey === undefined ? undefined : parseIdempotencyKey(rawKey);
           if (headerKey !== undefined && Array.isArray(req.body)) {
             throw errors.validation(
@@ -157,10 +173,24 @@ export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
             : undefined;
         // Resources, prompts and completions run the caller's own platform tools (mcp-catalog.ts).
         const asCaller: CatalogCall = (tool, input) => invokeTool(deps, principal, { tool, input });
+        const files = withExecutionLogs(fileResources(asCaller), deps.services?.executions, principal);
+        const tools = () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools));
+        const stateful = subs && !(typeof version === 'string' && MCP_STATELESS_VERSIONS.includes(version));
+        // The caller's connectors' resources, prompts and completions beside its own (mcp-connector-catalog.ts).
+        const catalog = federated(
+          {
+            resources: stateful ? withSubscribe(files, subs, principal, session) : files,
+            prompts: filePrompts(asCaller),
+            complete: completeFilePath(asCaller),
+          },
+          toolRouterOf(deps).resolvers.connectorCatalog,
+          principal,
+          tools,
+        );
         const answer = await handleJsonRpc(req.body, {
           serverInfo: SERVER_INFO,
           ...(typeof version === 'string' ? { protocolVersion: version } : {}),
-          tools: () => (listing ??= listingFor(deps, principal, registry).then((l) => l.mcpTools)),
+          tools,
           call: async (name, args, meta, requestId) => {
             const key = callKey(headerKey, meta);
             const flight = inFlight.begin(caller, requestId, gone.signal);
@@ -200,9 +230,7 @@ export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
           },
           cancelled: (requestId) => inFlight.cancel(caller, requestId),
           isUnknownTool: isUnknownToolError,
-          resources: withExecutionLogs(fileResources(asCaller), deps.services?.executions, principal),
-          prompts: filePrompts(asCaller),
-          complete: completeFilePath(asCaller),
+          ...catalog,
           tasks: mcpTasks(deps, principal),
         });
         res.off('close', onClose);
@@ -214,6 +242,9 @@ export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
           return;
         }
         if (replayed && !Array.isArray(req.body)) res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+        // A session only names a client's subscriptions: nothing else is kept or required.
+        if (subs && single?.method === 'initialize' && answer.status === 200)
+          res.setHeader(SESSION_HEADER, session || newSessionId());
         if (answer.body === undefined) res.status(answer.status).end();
         else sendJson(res, answer.status, answer.body);
         return;
@@ -263,6 +294,11 @@ export const mcpRoute: RouteModule<McpTaskServices> = (router, deps) => {
     res.status(400).json(rpcError(null, JSON_RPC_ERRORS.parse, 'Parse error: the body is not valid JSON'));
   };
   router.use(PATH, parseErrorForMcp);
+  if (subs) {
+    const guard = browserOriginGuard(deps.config);
+    router.get(PATH, guard, deps.requireAuth, sessionStream(deps.system, subs, requirePrincipal));
+    router.delete(PATH, guard, deps.requireAuth, endSession(subs, requirePrincipal));
+  }
   // A 401 tells OAuth-aware MCP clients where the resource metadata is (oauth-metadata.route.ts).
   router.use(PATH, bearerChallenge(deps.config.PUBLIC_BASE_URL));
 };

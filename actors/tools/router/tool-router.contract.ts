@@ -50,6 +50,32 @@ export const toolRouterContracts = defineContracts('Tool router (MCP)', [
   },
   {
     method: 'get',
+    path: '/mcp',
+    summary: "An MCP session's event stream: `notifications/resources/updated` for its subscriptions",
+    description:
+      "For the 2025 eras' `resources/subscribe`: with `Accept: text/event-stream` (and the `Mcp-Session-Id` " +
+      '`initialize` gave, if any), a stream that stays open and carries one `notifications/resources/updated ' +
+      '{uri}` each time a subscribed file of the caller is written, renamed or deleted, on any node. ' +
+      'Without that Accept: 405.',
+    auth: 'sb',
+    responses: {
+      200: {
+        description: 'An event stream: `event: message`, `data:` one JSON-RPC notification',
+        contentType: 'text/event-stream',
+        schema: z.string(),
+      },
+    },
+    errors: [405],
+  },
+  {
+    method: 'delete',
+    path: '/mcp',
+    summary: 'Ends an MCP session: the subscriptions of its `Mcp-Session-Id` are dropped',
+    auth: 'sb',
+    responses: { 204: { description: 'Done (also when there was nothing to drop)' } },
+  },
+  {
+    method: 'get',
     path: '/tools',
     summary: 'The tool registry (with the caller’s connector tools when signed in)',
     auth: 'optional',

@@ -1,3 +1,4 @@
+import type { ConnectorCatalog } from './mcp-connector-catalog';
 import type { Config } from '../../../src/config/load-config';
 import { defaultRateLimit } from '../../../src/config/rate-limits';
 import type { ActorSystemApi } from '../../../src/kernel';
@@ -44,7 +45,12 @@ export interface ToolRouter {
    * Resolvers of connector (`mcp.<server>.<tool>`) and skill (`platform.skill.…`) tools
    * (`buildServices` installs the connectors' and the skill store's).
    */
-  readonly resolvers: { connector?: ExternalToolResolver; skill?: ExternalToolResolver };
+  readonly resolvers: {
+    connector?: ExternalToolResolver;
+    skill?: ExternalToolResolver;
+    /** Connectors' resources, prompts and completions for `/mcp` (mcp-connector-catalog.ts). */
+    connectorCatalog?: ConnectorCatalog;
+  };
   /**
    * Deadline of a call to `target`, in ms: REQUEST_TIMEOUT_MS, raised for tools that may run
    * longer (the declaration's or the resolver's `maxDurationMs` + slack; tool-deadline.ts).

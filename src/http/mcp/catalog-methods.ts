@@ -32,14 +32,20 @@ export interface McpResourceProvider {
   list(cursor: string | undefined): Promise<{ resources: readonly unknown[]; nextCursor?: string }>;
   /** The contents (`{uri, mimeType?, text | blob}`) of one resource. */
   read(uri: string): Promise<readonly unknown[]>;
-  /** `resources/templates/list`: `{uriTemplate, name, ...}`. */
-  templates: readonly unknown[];
+  /** `resources/templates/list`: `{uriTemplate, name, ...}` (or a function that lists them). */
+  templates: readonly unknown[] | (() => Promise<readonly unknown[]>);
+  /**
+   * `resources/subscribe` and `resources/unsubscribe` (the 2025 eras): absent, they answer -32601
+   * and `capabilities.resources.subscribe` is false.
+   */
+  subscribe?(uri: string): Promise<void>;
+  unsubscribe?(uri: string): Promise<void>;
 }
 
 /** What `prompts/*` reads. An unknown prompt rejects with an AppError NOT_FOUND (-32602). */
 export interface McpPromptProvider {
-  /** `{name, title?, description?, arguments?}`. */
-  list: readonly unknown[];
+  /** `{name, title?, description?, arguments?}` (or a function that lists them). */
+  list: readonly unknown[] | (() => Promise<readonly unknown[]>);
   get(name: string, args: Record<string, string>): Promise<{ description?: string; messages: unknown[] }>;
 }
 
@@ -65,6 +71,9 @@ function providerError(id: string | number, err: unknown, notFound: number): Jso
   }
   return rpcError(id, JSON_RPC_ERRORS.internal, 'Internal error');
 }
+
+const listOf = async (list: readonly unknown[] | (() => Promise<readonly unknown[]>)) =>
+  typeof list === 'function' ? list() : list;
 
 const isStringRecord = (v: unknown): v is Record<string, string> =>
   isObject(v) && Object.values(v).every((x) => typeof x === 'string');
@@ -110,7 +119,12 @@ export async function catalogRequest(
         return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
       }
     case 'resources/templates/list':
-      return resources ? ok({ resourceTemplates: resources.templates }) : undefined;
+      if (!resources) return undefined;
+      try {
+        return ok({ resourceTemplates: await listOf(resources.templates) });
+      } catch (err) {
+        return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
+      }
     case 'resources/read':
       if (!resources) return undefined;
       if (typeof params.uri !== 'string' || params.uri === '')
@@ -120,8 +134,26 @@ export async function catalogRequest(
       } catch (err) {
         return providerError(id, err, JSON_RPC_ERRORS.resourceNotFound);
       }
+    case 'resources/subscribe':
+    case 'resources/unsubscribe': {
+      const hook = method === 'resources/subscribe' ? resources?.subscribe : resources?.unsubscribe;
+      if (!hook) return undefined;
+      if (typeof params.uri !== 'string' || params.uri === '')
+        return bad('params.uri must be a non-empty string');
+      try {
+        await hook(params.uri);
+        return ok({});
+      } catch (err) {
+        return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
+      }
+    }
     case 'prompts/list':
-      return prompts ? ok({ prompts: prompts.list }) : undefined;
+      if (!prompts) return undefined;
+      try {
+        return ok({ prompts: await listOf(prompts.list) });
+      } catch (err) {
+        return providerError(id, err, JSON_RPC_ERRORS.invalidParams);
+      }
     case 'prompts/get':
       if (!prompts) return undefined;
       if (typeof params.name !== 'string' || params.name === '')

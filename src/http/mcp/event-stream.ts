@@ -15,15 +15,19 @@ export class McpEventStream {
     return this.opened;
   }
 
+  /** Sends the headers (once): a stream that stays open shows the client it is listening. */
+  open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    this.res.status(200);
+    this.res.setHeader('Content-Type', 'text/event-stream');
+    this.res.setHeader('Cache-Control', 'no-cache, no-transform');
+    this.res.flushHeaders();
+  }
+
   send(message: unknown): void {
     if (this.res.writableEnded || this.res.destroyed) return;
-    if (!this.opened) {
-      this.opened = true;
-      this.res.status(200);
-      this.res.setHeader('Content-Type', 'text/event-stream');
-      this.res.setHeader('Cache-Control', 'no-cache, no-transform');
-      this.res.flushHeaders();
-    }
+    this.open();
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
 

@@ -177,8 +177,10 @@ export function capabilitiesOf(deps: McpDeps, stateless = isStateless(deps)): Re
   return {
     tools: { listChanged: false },
     logging: {},
-    // Subscriptions are the stateless era's `subscriptions/listen` stream (no session to hold them).
-    ...(deps.resources ? { resources: { subscribe: stateless, listChanged: false } } : {}),
+    // The stateless era's `subscriptions/listen` stream; the 2025 eras' `resources/subscribe`.
+    ...(deps.resources
+      ? { resources: { subscribe: stateless || deps.resources.subscribe !== undefined, listChanged: false } }
+      : {}),
     ...(deps.prompts ? { prompts: { listChanged: false } } : {}),
     ...(deps.complete ? { completions: {} } : {}),
     ...(deps.tasks ? taskCapabilities(stateless) : {}),

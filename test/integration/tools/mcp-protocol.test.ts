@@ -43,7 +43,7 @@ describe('MCP dialect through the official SDK client', () => {
       expect(client.getServerCapabilities()).toEqual({
         tools: { listChanged: false },
         logging: {},
-        resources: { subscribe: false, listChanged: false },
+        resources: { subscribe: true, listChanged: false },
         prompts: { listChanged: false },
         completions: {},
       });
@@ -158,7 +158,7 @@ describe('MCP dialect on the wire', () => {
     }
   });
 
-  it('notifications get 202 without a body; GET and DELETE /mcp get 405', async () => {
+  it('notifications get 202 without a body; GET /mcp without an event stream gets 405', async () => {
     const note = await rpc(token, { jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(note.status).toBe(202);
     expect(note.text).toBe('');
@@ -166,10 +166,9 @@ describe('MCP dialect on the wire', () => {
       .http()
       .get('/mcp')
       .set('Authorization', `Bearer ${token}`)
-      .set('Accept', 'text/event-stream');
+      .set('Accept', 'application/json');
     expect(get.status).toBe(405);
-    expect(get.headers.allow).toBe('POST');
-    expect((await h.http().delete('/mcp').set('Authorization', `Bearer ${token}`)).status).toBe(405);
+    expect(get.headers.allow).toBe('POST, GET, DELETE');
   });
 
   it('answers protocol errors with JSON-RPC error codes', async () => {

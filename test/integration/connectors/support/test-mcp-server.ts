@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { addTestCatalog } from './test-mcp-catalog';
 
 /** A Streamable HTTP MCP server on 127.0.0.1 for the connector tests, built with the SDK. */
 export interface TestMcpServer {
@@ -22,6 +23,7 @@ export interface TestMcpServer {
 
 function buildServer(started: string[], cancelled: string[]): McpServer {
   const server = new McpServer({ name: 'test-mcp', version: '1.2.3' });
+  addTestCatalog(server);
   server.registerTool(
     'echo',
     {
