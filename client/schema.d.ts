@@ -12,14 +12,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * An MCP session's event stream: `notifications/resources/updated` for its subscriptions
+         * @description For the 2025 eras' `resources/subscribe`: with `Accept: text/event-stream` (and the `Mcp-Session-Id` `initialize` gave, if any), a stream that stays open and carries one `notifications/resources/updated {uri}` each time a subscribed file of the caller is written, renamed or deleted, on any node. Without that Accept: 405.
+         */
+        get: operations["getMcp"];
         put?: never;
         /**
          * The tool router: MCP (JSON-RPC 2.0, one message or a batch) or `{tool, input}`
          * @description Two dialects on one path, told apart by the body. With `jsonrpc: "2.0"` it is MCP over Streamable HTTP (stateless, JSON answers): `initialize`, `tools/list`, `tools/call`, `resources/*`, `prompts/*`, `ping`…; JSON-RPC errors come inside a 200 answer, a notification gets 202. Any other body is the service's own dialect `{tool, input}` answering `{success: true, result}` or an error body. An `Idempotency-Key` header (or `params._meta` key) makes a tools/call run once.
          */
         post: operations["postMcp"];
-        delete?: never;
+        /** Ends an MCP session: the subscriptions of its `Mcp-Session-Id` are dropped */
+        delete: operations["deleteMcp"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1915,6 +1920,30 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream: `event: message`, `data:` one JSON-RPC notification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
     postMcp: {
         parameters: {
             query?: never;
@@ -2041,6 +2070,27 @@ export interface operations {
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             504: components["responses"]["Error504"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    deleteMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (also when there was nothing to drop) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             default: components["responses"]["ErrorDefault"];
         };
     };
