@@ -17,11 +17,12 @@ import { CLIENT_ID, CLIENT_SECRET, connectX } from './social-harness';
 const POSTS = 20;
 
 /**
- * Two nodes over RabbitMQ sharing one document store, both running the social publisher duty
- * every 50 ms. Without Redis neither sees the other in the crew, so both believe they are the
- * duty's active node and no crew run lock stands between them: only the publisher's atomic claim
- * of each queue item does. Twenty posts fall due at once (and the front door forces some of them
- * meanwhile): each is sent to X exactly once.
+ * Two nodes over RabbitMQ sharing one document store, both offering the social publisher duty
+ * every 50 ms. The crew (kept in the document store without Redis) makes one of them the duty's
+ * active node, and two nodes starting together may both run it for a beat; the front door also
+ * forces some posts as they fall due, racing the duty: only the publisher's atomic claim of each
+ * queue item stands between those runs. Twenty posts fall due at once: each is sent to X exactly
+ * once.
  */
 describeWithService('amqp', 'social publisher on two nodes over RabbitMQ', (amqpUrl) => {
   const prefix = uniqueAmqpPrefix();
@@ -131,9 +132,10 @@ describeWithService('amqp', 'social publisher on two nodes over RabbitMQ', (amqp
       .collection('executions')
       .countDocuments({ type: 'SOCIAL_PUBLISH', accountId: owner.accountId });
     expect(executions).toBe(POSTS);
-    // Both nodes ran the duty (each believes it is active: no Redis, no shared crew).
-    for (const capture of logs) {
-      expect(capture.text()).toMatch(/"duty":"social-publisher"[^\n]*"msg":"crew: duty ran"/);
-    }
+    // The duty ran (on the node the crew made active, or on both for a beat at start).
+    const ran = logs.filter((capture) =>
+      /"duty":"social-publisher"[^\n]*"msg":"crew: duty ran"/.test(capture.text()),
+    );
+    expect(ran.length).toBeGreaterThanOrEqual(1);
   }, 120_000);
 });
