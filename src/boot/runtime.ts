@@ -15,6 +15,7 @@ import { createActorSystem, type ActorSystem } from '../kernel';
 import type { Logger } from '../logging/logger';
 import { createCache, type CachePort } from '../store/cache';
 import { openDocuments, type DocumentStore } from '../store/mongo';
+import { redactUrl } from '../store/redact-url';
 import { buildServices } from './build-services';
 import { createDedupeStore } from './dedupe-factory';
 import { createHttpAuth } from './http-auth';
@@ -89,6 +90,20 @@ export async function startRuntime(
   };
 
   try {
+    if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
+      // Loaded only when tracing is on: without an endpoint no OpenTelemetry module is required.
+      const { startTracing } =
+        require('../telemetry/otel-tracing') as typeof import('../telemetry/otel-tracing');
+      const tracing = startTracing({
+        serviceName: config.OTEL_SERVICE_NAME,
+        endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+      });
+      stack.push(() => tracing.shutdown());
+      logger.info(
+        { endpoint: redactUrl(config.OTEL_EXPORTER_OTLP_ENDPOINT) },
+        'tracing: spans exported over OTLP',
+      );
+    }
     const documents = await openDocuments(config, logger);
     stack.push(() => documents.close());
     // createCache names its own component in its log lines.

@@ -116,6 +116,16 @@ export const EnvSchema = z.object({
   METRICS: z.enum(['on', 'off']).default('on'),
   /** When set, `GET /metrics` (Prometheus) needs it as bearer token; unset, it is open. */
   METRICS_TOKEN: optionalSecret,
+  /**
+   * OTLP/HTTP collector base URL (spans go to `<url>/v1/traces`): tracing is on when set, and
+   * OpenTelemetry is not even loaded when unset (docs/operations.md, "Traces").
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(['http', 'https']),
+  /** `service.name` of the spans. */
+  OTEL_SERVICE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default('agent-runtime-service'),
   /** How often each process announces itself to the crew, ms; its record lapses after 3 beats. */
   CREW_HEARTBEAT_MS: int(200, 60_000, 2000),
   /**

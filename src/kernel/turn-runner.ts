@@ -1,6 +1,7 @@
 import type { ReplyBody } from '../../schemas/envelope';
 import { AppError, errors, isAppError, type ErrorBody } from '../../schemas/errors';
 import type { Logger } from '../logging/logger';
+import { telemetry } from '../telemetry/tracing';
 import type { Disposition, Verdict } from '../transport/transport';
 import type { AnyActorDefinition, MessageHandler } from './actor-definition';
 import type { Activation } from './activation';
@@ -37,8 +38,32 @@ export class TurnRunner {
     this.handlers = definition.handlers as Record<string, MessageHandler<unknown, unknown>>;
   }
 
-  /** A turn of a message that is new to the dedupe store. */
-  async run(activation: Activation<Invocation>, inv: Invocation): Promise<void> {
+  /**
+   * A turn of a message that is new to the dedupe store. With tracing on, a message that carries a
+   * trace context runs in a consumer span, child of its sender's: what the turn starts (its
+   * deferred work, the tool, store commands, sends to other actors) belongs to the same trace.
+   */
+  run(activation: Activation<Invocation>, inv: Invocation): Promise<void> {
+    const tracer = telemetry.tracer;
+    const parent = inv.envelope.traceparent;
+    if (!tracer || parent === undefined) return this.turn(activation, inv);
+    return tracer.inSpan(
+      inv.envelope.type,
+      {
+        kind: 'consumer',
+        parent,
+        attributes: {
+          'messaging.operation.type': 'process',
+          'messaging.message.id': inv.envelope.id,
+          'actor.kind': activation.kind,
+          'node.id': this.rt.nodeId,
+        },
+      },
+      () => this.turn(activation, inv),
+    );
+  }
+
+  private async turn(activation: Activation<Invocation>, inv: Invocation): Promise<void> {
     const { envelope } = inv;
     if (inv.cancelled || Date.now() >= envelope.deadline) {
       // The caller is gone: running it would only spend resources for nobody.

@@ -12,6 +12,7 @@ import {
 import { isToolAllowed, PLATFORM_PREFIX } from '../../../schemas/tools/primitives';
 import type { Services } from '../../../src/boot/services';
 import type { ActorContext } from '../../../src/kernel/actor-definition';
+import { telemetry } from '../../../src/telemetry/tracing';
 import type { AgentState, AgentToolHandlers } from '../../identity/agent.actor';
 import { accountsCollection } from '../../identity/accounts.collection';
 import { workspaceLookups } from '../../identity/agents-and-tokens';
@@ -312,7 +313,14 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
       body.executionId,
       body.related,
     );
-    const work = run(target, body.input, toolCtx, record, started);
+    const tracer = telemetry.tracer;
+    const work = tracer
+      ? tracer.inSpan(
+          `tool ${route.tool}`,
+          { kind: 'internal', attributes: { 'tool.name': route.tool, 'tool.kind': target.kind } },
+          () => run(target, body.input, toolCtx, record, started),
+        )
+      : run(target, body.input, toolCtx, record, started);
     // The kernel takes the outcome when the turn ends; until then the rejection is handled here.
     const release = () => toolCtx.release();
     work.then(release, release);
