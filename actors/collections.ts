@@ -7,6 +7,7 @@ import { accountsCollections } from './identity/accounts';
 import { agentsAndTokensCollections } from './identity/agents-and-tokens';
 import { revokedTokensCollection } from './identity/revoked-tokens.collection';
 import { memoryCollections } from './memory/memory.collection';
+import { crewRecordsCollection } from './operations/crew-records.collection';
 import { skillsCollections } from './skills/skills.collection';
 import { routeCollections } from './tools/router/route-records.collection';
 import { vaultCollections } from './vault/vault.collection';
@@ -30,4 +31,5 @@ export const collectionDefinitions: CollectionDefinition<any>[] = [
   ...workspacesCollections,
   ...skillsCollections,
   ...appsCollections,
+  crewRecordsCollection,
 ];

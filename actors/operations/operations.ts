@@ -2,6 +2,7 @@ import type { Services } from '../../src/boot/services';
 import { executionsCollection } from '../executions/executions.collection';
 import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
 import type { CollectionDefinition } from '../../src/store/mongo';
+import { CrewDocumentsStore } from './crew-documents.store';
 import { CrewService, type Duty } from './crew.service';
 import { ServiceMetrics } from './metrics';
 
@@ -34,9 +35,20 @@ export function createCrew(
   const runtime = options.hostsActors
     ? [...(services.sandbox ? ['sandbox'] : []), ...(services.netEgress ? ['http-egress'] : []), 'connectors']
     : [];
+  // Several processes (a broker) and no Redis: the records go to the document store, which every
+  // process shares, so each sees the others and a duty still runs once per tick in the cluster.
+  const shared = !!config.AMQP_URL && cache.kind === 'memory';
   const crew = new CrewService({
     system,
     cache,
+    ...(shared
+      ? {
+          store: {
+            kind: 'documents' as const,
+            records: new CrewDocumentsStore(services.documents, `${config.AMQP_PREFIX}:`),
+          },
+        }
+      : {}),
     logger: logger.child({ component: 'crew' }),
     role: config.ROLE,
     heartbeatMs: config.CREW_HEARTBEAT_MS,
@@ -46,10 +58,7 @@ export function createCrew(
     seeds: options.seeds,
     declareIndexes: () => services.documents.ensureIndexes(options.collections ?? []),
   });
-  if (config.AMQP_URL && cache.kind === 'memory') {
-    // The records live in the cache: without Redis no process sees another, each runs every duty.
-    logger.warn('crew: REDIS_URL is unset, so this process sees only itself in the crew and runs every duty');
-  }
+  if (shared) logger.info('crew: REDIS_URL is unset, so the crew keeps its records in the document store');
   // Every node can run the duties from cron (they need only the stores); only nodes hosting
   // actors offer them to the crew, to run on their timers when active.
   const duties: Duty[] = [
