@@ -1,5 +1,6 @@
 import type { Services } from '../../src/boot/services';
 import { executionsCollection } from '../executions/executions.collection';
+import { executionTransitions } from '../executions/execution-transitions';
 import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
 import type { CollectionDefinition } from '../../src/store/mongo';
 import { CrewDocumentsStore } from './crew-documents.store';
@@ -83,9 +84,11 @@ const PLATFORM_PREFIX = 'platform.';
 
 /** The process's metrics over its services (actors/operations/metrics.ts). */
 export function createMetrics(
-  services: Pick<Services, 'system' | 'sandbox' | 'documents' | 'toolRouter'>,
+  services: Pick<Services, 'system' | 'sandbox' | 'documents' | 'toolRouter' | 'cache'> & {
+    readonly crew?: Services['crew'];
+  },
 ): ServiceMetrics {
-  const { system, sandbox, documents, toolRouter } = services;
+  const { system, sandbox, documents, toolRouter, cache } = services;
   let counts: { at: number; value: Promise<Record<string, number>> } | undefined;
   const countExecutions = async () => {
     const repo = documents.repository(executionsCollection);
@@ -104,6 +107,15 @@ export function createMetrics(
       }
       return counts.value;
     },
+    turnCounts: () => system.turnCounts(),
+    // The kinds of every live node (the crew's view), so a front door reports the workers' queues.
+    queues: async () => {
+      const kinds = new Set(system.status().kinds);
+      for (const node of services.crew?.current().nodes ?? []) for (const k of node.kinds) kinds.add(k);
+      return (await system.queueStats([...kinds].sort())) ?? [];
+    },
+    cacheReads: () => cache.reads,
+    executionTransitions: () => executionTransitions,
     // Built-in tools are recorded as `platform.<name>`; the registry knows them by bare name.
     isRegisteredTool: (name) =>
       name.startsWith(PLATFORM_PREFIX) &&

@@ -20,6 +20,7 @@ import { buildServices } from './build-services';
 import { createDedupeStore } from './dedupe-factory';
 import { createHttpAuth } from './http-auth';
 import { createIdempotency } from './idempotency-factory';
+import { startMetricsListener } from './metrics-listener';
 import { createTransport } from './transport-factory';
 import type { WorkAborter } from './work-aborter';
 
@@ -32,6 +33,8 @@ export interface Runtime {
   readonly cache: CachePort;
   /** Present when the role serves HTTP (`all`, `api`). */
   readonly http?: HttpServerHandle;
+  /** The listener of `METRICS_PORT` (`http://host:port`), when set. */
+  readonly metricsUrl?: string;
   /** Tool calls in flight on this node and their cancellation (the panic button). */
   readonly work: WorkAborter;
   /** Graceful stop, in reverse order of start: HTTP, actors and transport, cache, documents. */
@@ -141,6 +144,19 @@ export async function startRuntime(
     stack.push(() => system.stop());
     services.crew.start();
 
+    let metricsUrl: string | undefined;
+    if (config.METRICS_PORT > 0 && config.METRICS === 'on') {
+      const listener = await startMetricsListener(services.metrics, {
+        host: config.HOST,
+        port: config.METRICS_PORT,
+        token: config.METRICS_TOKEN,
+        logger,
+      });
+      stack.push(() => listener.close());
+      metricsUrl = listener.url;
+      logger.info({ url: `${listener.url}/metrics` }, 'metrics listening');
+    }
+
     let http: HttpServerHandle | undefined;
     if (servesHttp) {
       const auth = createHttpAuth(services);
@@ -173,6 +189,7 @@ export async function startRuntime(
       documents,
       cache,
       http,
+      metricsUrl,
       work: services.work,
       stop: () => (stopping ??= unwind()),
     };

@@ -117,6 +117,11 @@ export const EnvSchema = z.object({
   /** When set, `GET /metrics` (Prometheus) needs it as bearer token; unset, it is open. */
   METRICS_TOKEN: optionalSecret,
   /**
+   * A port of its own for `GET /metrics` (0 = none): how a worker (ROLE=worker, no front door) is
+   * scraped. Any role may set it; on HOST like PORT.
+   */
+  METRICS_PORT: int(0, 65535, 0),
+  /**
    * OTLP/HTTP collector base URL (spans go to `<url>/v1/traces`): tracing is on when set, and
    * OpenTelemetry is not even loaded when unset (docs/operations.md, "Traces").
    */

@@ -9,6 +9,7 @@ import { errorReply } from './envelopes';
 import type { Invocation } from './invocation';
 import type { KernelRuntime } from './kernel-runtime';
 import type { MessageSchemas } from './kernel.types';
+import type { TurnCounts } from './actor-system.types';
 import { backoffDelay, type SupervisionPolicy } from './supervision';
 
 const RETRY = Symbol('retry');
@@ -26,6 +27,8 @@ const STREAM_DUPLICATE: ReplyBody = Object.freeze({
 export class TurnRunner {
   /** Deferred works running (all actors of this kind). */
   deferred = 0;
+  /** Turns concluded per outcome (metrics; plain increments on the hot path). */
+  readonly turns: TurnCounts = { ok: 0, error: 0, failed: 0, dropped: 0 };
   private readonly handlers: Record<string, MessageHandler<unknown, unknown>>;
 
   constructor(
@@ -257,6 +260,12 @@ export class TurnRunner {
   /** Records the outcome in the dedupe store (or forgets the claim) and closes the invocation. */
   private conclude(inv: Invocation, reply: ReplyBody | undefined, remember: boolean): void {
     const { id, replyTo } = inv.envelope;
+    if (!inv.finished) {
+      if (reply === undefined) this.turns.dropped++;
+      else if (reply.kind !== 'error' || reply === STREAM_DUPLICATE) this.turns.ok++;
+      else if (remember) this.turns.error++;
+      else this.turns.failed++;
+    }
     const kept = replyTo ? reply : undefined;
     const stored = remember ? this.rt.dedupe.complete(id, kept) : this.rt.dedupe.release(id);
     stored.then(undefined, (err: unknown) =>

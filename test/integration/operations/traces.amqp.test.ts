@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SpanKind } from '@opentelemetry/api';
@@ -30,7 +31,7 @@ describeWithService('amqp', 'traces over RabbitMQ (api + worker)', (amqpUrl) => 
   const exporter = new InMemorySpanExporter();
   let tracing: TracingHandle;
   let mongo: EmbeddedMongo;
-  let worker: Runtime;
+  let workerRuntime: Runtime;
   let api: Runtime;
 
   const tmp = (name: string) => {
@@ -53,19 +54,26 @@ describeWithService('amqp', 'traces over RabbitMQ (api + worker)', (amqpUrl) => 
       VAULT_MASTER_KEY: randomBytes(32).toString('hex'),
       PORT: '0',
     };
+    const worker = { METRICS_PORT: String(await freePort()) };
     const boot = (role: 'api' | 'worker') =>
       startRuntime(
-        loadConfig({ ...shared, ROLE: role, NODE_ID: `trace-${role}-${suffix}`, DATA_DIR: tmp(role) }),
+        loadConfig({
+          ...shared,
+          ...(role === 'worker' ? worker : {}),
+          ROLE: role,
+          NODE_ID: `trace-${role}-${suffix}`,
+          DATA_DIR: tmp(role),
+        }),
         silentLogger,
         { identity: { bcryptCost: 4 } },
       );
-    worker = await boot('worker');
+    workerRuntime = await boot('worker');
     api = await boot('api');
   }, 90_000);
 
   afterAll(async () => {
-    const kinds = worker?.system.status().kinds ?? [];
-    for (const runtime of [api, worker]) await runtime?.stop();
+    const kinds = workerRuntime?.system.status().kinds ?? [];
+    for (const runtime of [api, workerRuntime]) await runtime?.stop();
     await tracing?.shutdown();
     await mongo?.close();
     await deleteClusterTopology(amqpUrl, prefix, {
@@ -75,6 +83,13 @@ describeWithService('amqp', 'traces over RabbitMQ (api + worker)', (amqpUrl) => 
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as net.AddressInfo;
+        s.close(() => resolve(port));
+      });
+    });
   const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
   const idOf = (span: ReadableSpan) => span.spanContext().spanId;
 
@@ -150,4 +165,18 @@ describeWithService('amqp', 'traces over RabbitMQ (api + worker)', (amqpUrl) => 
     expect(store.length).toBeGreaterThan(0);
     expect(store[0].kind).toBe(SpanKind.CLIENT);
   }, 60_000);
+
+  it('the front door reports the queues of the kinds workers serve; the worker is scraped on METRICS_PORT', async () => {
+    const front = await request(api.http!.url).get('/metrics');
+    expect(front.status).toBe(200);
+    // One worker consumes `agent`: the broker says so, seen from the api node.
+    expect(front.text).toMatch(/^actor_queue_consumers\{kind="agent"\} 1$/m);
+    expect(front.text).toMatch(/^actor_queue_messages\{kind="agent"\} \d+$/m);
+    const worker = await request(workerRuntime.metricsUrl!).get('/metrics');
+    expect(worker.status).toBe(200);
+    // The tool ran on the worker: its turns and tool calls are counted there, not on the api.
+    expect(worker.text).toMatch(/^actor_turns_total\{kind="agent",outcome="ok"\} [1-9]/m);
+    expect(worker.text).toMatch(/^tool_calls_total\{tool="platform\.mem_set",status="ok"\} 1$/m);
+    expect(front.text).not.toMatch(/^actor_turns_total\{kind="agent"/m);
+  }, 30_000);
 });
