@@ -4,10 +4,14 @@ import { executionTransitions } from '../executions/execution-transitions';
 import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
 import type { CollectionDefinition } from '../../src/store/mongo';
 import { CrewDocumentsStore } from './crew-documents.store';
+import { deleteOldNotifications } from './notification-retention';
 import { CrewService, type Duty } from './crew.service';
 import { ServiceMetrics } from './metrics';
 
 export { CrewService, type Duty, type DutyRun, type CrewView } from './crew.service';
+
+/** How often the notification retention duty runs, ms. */
+const RETENTION_INTERVAL_MS = 60 * 60_000;
 
 /** Default interval of the vault's sweep of expired grants, ms. */
 const VAULT_SWEEP_INTERVAL_MS = 30_000;
@@ -72,6 +76,12 @@ export function createCrew(
       name: 'vault-grant-expiry',
       intervalMs: options.vaultSweepIntervalMs ?? VAULT_SWEEP_INTERVAL_MS,
       run: () => vault.sweep(),
+    },
+    {
+      name: 'notification-retention',
+      // 0 days: kept forever, and the duty is not offered.
+      intervalMs: config.NOTIFICATION_RETENTION_DAYS > 0 ? RETENTION_INTERVAL_MS : 0,
+      run: () => deleteOldNotifications(services.documents, config.NOTIFICATION_RETENTION_DAYS),
     },
   ];
   for (const duty of [...duties, ...(options.duties ?? [])]) crew.addDuty(duty);

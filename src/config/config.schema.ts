@@ -131,6 +131,11 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     .default('agent-runtime-service'),
+  /**
+   * Days a read or archived notification is kept (the `notification-retention` duty deletes older
+   * ones, by creation date); 0 = kept forever. Unread notifications are never deleted.
+   */
+  NOTIFICATION_RETENTION_DAYS: int(0, 36_500, 90),
   /** How often each process announces itself to the crew, ms; its record lapses after 3 beats. */
   CREW_HEARTBEAT_MS: int(200, 60_000, 2000),
   /**
