@@ -81,6 +81,7 @@ describe('GET /api/ops/crew', () => {
           'runtime:http-egress',
           'runtime:connectors',
           'duty:execution-lease-sweeper',
+          'duty:notification-retention',
           'duty:vault-grant-expiry',
         ]),
       );
@@ -93,7 +94,7 @@ describe('GET /api/ops/crew', () => {
         expect.objectContaining({
           nodeId: node,
           role: 'all',
-          duties: ['execution-lease-sweeper', 'vault-grant-expiry'],
+          duties: ['execution-lease-sweeper', 'notification-retention', 'vault-grant-expiry'],
         }),
       ]);
     }
@@ -155,7 +156,11 @@ describe('POST /api/ops/crew/cron', () => {
       expect(res.status).toBe(200);
       expect(res.body.success).toBe(true);
       const ran = res.body.result.ran as Array<{ duty: string; ok: boolean; items: number; ms: number }>;
-      expect(ran.map((r) => r.duty).sort()).toEqual(['execution-lease-sweeper', 'vault-grant-expiry']);
+      expect(ran.map((r) => r.duty).sort()).toEqual([
+        'execution-lease-sweeper',
+        'notification-retention',
+        'vault-grant-expiry',
+      ]);
       for (const r of ran) expect(r).toMatchObject({ ok: true, items: 0 });
     }
     expect((await request(url).post('/api/ops/crew/cron')).status).toBe(401);
