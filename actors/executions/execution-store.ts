@@ -6,6 +6,7 @@ import type { Logger } from '../../src/logging/logger';
 import type { Repository } from '../../src/store/mongo';
 import type { NotificationsRepo } from '../notifications/notifications.repo';
 import type { ExecutionHub } from './execution-hub';
+import { countTransition } from './execution-transitions';
 import { isFinal, type Decision } from './execution-machine';
 import { executionSummary, stepView } from './execution-views';
 import type { ExecutionLogs } from './executions.repo';
@@ -82,6 +83,7 @@ export class ExecutionStore {
       ...(lines > 0 ? { $inc: { logSeq: lines } } : {}),
     } as UpdateFilter<ExecutionDocument>;
     const after = await this.repo.updateIfVersion(before._id, before.version, update);
+    if (before.status !== after.status) countTransition(before.status, after.status);
     await this.afterCommit(before, after, decision, now);
     return after;
   }

@@ -16,6 +16,8 @@ export {
   type ActorSystem,
   type ActorSystemOptions,
   type ActorSystemStatus,
+  type TurnCounts,
+  type TurnOutcome,
 } from './actor-system';
 export type { ClaimOptions, DedupeRecord, DedupeStore } from './dedupe-store';
 export { CANCEL_TYPE, REPLY_TYPE } from './envelopes';

@@ -2,6 +2,7 @@ import { Observable } from 'rxjs';
 import type { Envelope } from '../../schemas/envelope';
 import { AppError, isAppError, withMayHaveRun } from '../../schemas/errors';
 import type { Logger } from '../logging/logger';
+import { telemetry } from '../telemetry/tracing';
 import type { Transport } from '../transport/transport';
 import { assertAddress, assertType, BROADCAST_ADDRESS, CANCEL_TYPE, readReplyBody } from './envelopes';
 import type { RequestOptions } from './kernel.types';
@@ -156,17 +157,44 @@ export class Requester {
   private sendFor(entry: PendingEntry, envelope: Envelope, options: RequestOptions | undefined): void {
     let sent: Promise<void>;
     try {
-      sent = this.deps.transport.send(envelope, options?.alone ? ALONE : undefined);
+      sent = this.transmit(envelope, options);
     } catch (error) {
       sent = Promise.reject(error);
     }
     sent.then(undefined, (error: unknown) => this.pending.fail(entry, toUnavailable(error)));
   }
 
+  /**
+   * Hands a command to the transport. With tracing on, inside a producer span (the hop through
+   * the broker) whose context the envelope carries to the turn that handles it.
+   */
+  private transmit(envelope: Envelope, options: RequestOptions | undefined): Promise<void> {
+    const tracer = telemetry.tracer;
+    if (!tracer) return this.deps.transport.send(envelope, options?.alone ? ALONE : undefined);
+    const kind = envelope.to.slice(0, envelope.to.indexOf(':'));
+    return tracer.inSpan(
+      `send ${envelope.type}`,
+      {
+        kind: 'producer',
+        attributes: {
+          'messaging.system': this.deps.transport.name === 'amqp' ? 'rabbitmq' : 'in-process',
+          'messaging.destination.name': kind,
+          'messaging.operation.type': 'send',
+          'messaging.message.id': envelope.id,
+          'node.id': this.deps.nodeId,
+        },
+      },
+      (span) => {
+        envelope.traceparent = span.traceparent;
+        return this.deps.transport.send(envelope, options?.alone ? ALONE : undefined);
+      },
+    );
+  }
+
   /** Sends a command; any failure of the transport becomes UNAVAILABLE. */
   private async send(envelope: Envelope, options: RequestOptions | undefined): Promise<void> {
     try {
-      await this.deps.transport.send(envelope, options?.alone ? ALONE : undefined);
+      await this.transmit(envelope, options);
     } catch (error) {
       throw toUnavailable(error);
     }
