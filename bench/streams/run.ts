@@ -20,6 +20,7 @@ import type { MarkerReport } from './loop-runner';
 import { runPanic } from './panic-bench';
 import { markdown, targetsOf, type StreamsReport } from './report';
 import { runSubscribers } from './subscribers';
+import { countWork } from './work-counts';
 import { ClaimsSealer } from '../../actors/identity/sealed-claims';
 
 /**
@@ -245,14 +246,18 @@ async function main(): Promise<void> {
     log(`warm-up: 20 intent streams, ${warm.completed} completed`);
 
     log(`1. ${INTENT_STREAMS} concurrent intent streams ("${INTENT_MESSAGE}")`);
+    const intentWork = await countWork([documents, api, ...workers], WORKERS + 1);
     const intentCpu = cpuNow();
     const intent = await runIntentStreams(pool, chat.token, INTENT_STREAMS, INTENT_MESSAGE);
     const intentCpuMs = cpuSince(intentCpu);
+    const intentPer = await intentWork.per(INTENT_STREAMS);
+    log(`  work per stream: ${JSON.stringify(intentPer)}`);
     log(`  CPU ms: ${JSON.stringify(intentCpuMs)}`);
     log(
       `  first event p50 ${intent.firstEventMs.p50} / p99 ${intent.firstEventMs.p99} ms; done p50 ${intent.doneMs.p50} / p99 ${intent.doneMs.p99} ms; ${intent.completed} completed; errors ${JSON.stringify(intent.errors)}`,
     );
 
+    if (process.env.BENCH_ONLY_INTENT) return;
     log(`2. ${SUBSCRIBERS} subscribers of one execution (${FANOUT_STEPS} steps of ${FANOUT_STEP_MS} ms)`);
     const fanOutCpu = cpuNow();
     const fanOut = await runSubscribers(pool, chat.token, SUBSCRIBERS, FANOUT_STEPS, FANOUT_STEP_MS);
@@ -311,6 +316,7 @@ async function main(): Promise<void> {
     );
   }
 
+  if (!report) return;
   report.checks = targetsOf(report);
   report.durationSeconds = Math.round((Date.now() - started) / 1000);
   const dir = path.resolve(__dirname, __filename.endsWith('.js') ? '../../../bench/results' : '../results');

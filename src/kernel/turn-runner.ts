@@ -9,6 +9,7 @@ import type { Invocation } from './invocation';
 import type { KernelRuntime } from './kernel-runtime';
 import type { MessageSchemas } from './kernel.types';
 import { backoffDelay, type SupervisionPolicy } from './supervision';
+import { countTurn } from './work-counters';
 
 const RETRY = Symbol('retry');
 const DEADLINE_REPLY: ReplyBody = Object.freeze(errorReply(errors.deadline().toBody()));
@@ -40,6 +41,7 @@ export class TurnRunner {
   /** A turn of a message that is new to the dedupe store. */
   async run(activation: Activation<Invocation>, inv: Invocation): Promise<void> {
     const { envelope } = inv;
+    countTurn(envelope.type);
     if (inv.cancelled || Date.now() >= envelope.deadline) {
       // The caller is gone: running it would only spend resources for nobody.
       this.conclude(inv, undefined, false);
