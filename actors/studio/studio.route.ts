@@ -2,6 +2,7 @@ import { errors } from '../../schemas/errors';
 import { IntentStreamBodySchema, StudioCommandBodySchema } from '../../schemas/http/studio';
 import type { RouteModule } from '../../src/http/app.types';
 import { requireAccount } from '../../src/http/auth';
+import { FairGate } from '../../src/http/fair-gate';
 import { writeSse } from '../../src/http/sse';
 import type { CachePort } from '../../src/store/cache';
 import { parseBody } from '../../src/http/validation';
@@ -29,7 +30,15 @@ const ACCOUNT_ONLY =
  * `POST /api/studio/intent/stream`: one chat message, as a CHAT_EXECUTION, streamed as SSE
  * (intent-stream.ts; read-only intents answered at once on this node: intent-at-once.ts).
  */
+/**
+ * Intents answered at once that one account runs at the same moment on this node; more wait in
+ * that account's queue, so a burst of one client never delays another client's first event.
+ */
+const AT_ONCE_PER_ACCOUNT = 64;
+
 export const studioRoute: RouteModule<StudioRouteServices> = (router, deps) => {
+  const admission = new FairGate(AT_ONCE_PER_ACCOUNT);
+
   router.post('/api/studio/command', deps.requireAuth, async (req, res) => {
     const caller = requireAccount(res, ACCOUNT_ONLY);
     const body = parseBody(StudioCommandBodySchema, req);
@@ -42,7 +51,7 @@ export const studioRoute: RouteModule<StudioRouteServices> = (router, deps) => {
     const services = servicesOf(deps);
     // A read-only intent that needs nothing but this node is answered here, without a worker hop.
     const events = answeredAtOnce(body.message, services.executions.services.config)
-      ? await openIntentAtOnce(services.executions, caller, body)
+      ? await admission.run(caller.accountId, () => openIntentAtOnce(services.executions, caller, body))
       : await openIntentStream(
           { system: deps.system, executions: services.executions, cache: services.cache },
           caller,
