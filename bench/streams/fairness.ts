@@ -54,4 +54,3 @@ export async function runFairness(
   }
   return { burst: await burst, single: { firstEventMs, doneMs, ok } };
 }
-
