@@ -97,6 +97,27 @@ describe('intent streams answered at once (no worker hop)', () => {
     ]);
   });
 
+  it('has stored everything by the time the first event arrives (an acknowledged stream is never lost)', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${url}/api/studio/intent/stream`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      body: JSON.stringify({ message: 'list connectors', sessionId: 'ses-ack' }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort(); // the client leaves at its first event
+    const id = /"id":"(exe_[A-Za-z0-9]+)"/.exec(text)![1]!;
+    // Read at once, no waiting: the record, its lines and its notification are already there.
+    const stored = await h.get(token, id);
+    expect(stored.execution.status).toBe('COMPLETED');
+    expect(stored.logs).toHaveLength(7);
+    const notes = await h.http().get('/api/notifications?type=task').set(bearer(token)).expect(200);
+    expect(notes.body.notifications.some((n: { executionId: string }) => n.executionId === id)).toBe(true);
+  });
+
   it('refuses before any event in a workspace in panic lockdown (403), storing nothing', async () => {
     const panic = await h.http().post('/api/panic').set(bearer(token)).send({}).expect(200);
     try {
