@@ -16,6 +16,7 @@ import { MemoryDedupeStore } from './memory-dedupe-store';
 import { Requester } from './requester';
 import { RestartBudget } from './restart-budget';
 import { DEFAULT_SUPERVISION, resolvePolicy, type SupervisionPolicy } from './supervision';
+import { workCounts } from './work-counters';
 
 export type {
   ActorSystem,
@@ -192,6 +193,7 @@ class KernelActorSystem implements ActorSystem, KernelRuntime {
       attempt: 1,
       body,
     };
+    workCounts.replies += 1;
     try {
       this.transport.reply(target.replyTo, envelope).then(undefined, this.onReplyError);
     } catch (error) {

@@ -23,6 +23,7 @@ export type { ClaimOptions, DedupeRecord, DedupeStore } from './dedupe-store';
 export { CANCEL_TYPE, REPLY_TYPE } from './envelopes';
 export { isStableEnvelopeId, stableEnvelopeId } from './ids';
 export type { SystemPhase } from './kernel-runtime';
+export { snapshotWorkCounts, type WorkCounts } from './work-counters';
 export type { ActorSystemApi, EnvelopeAuth, MessageSchemas, RequestOptions } from './kernel.types';
 export { LayeredDedupeStore, type LayeredDedupeStoreOptions } from './layered-dedupe-store';
 export { MemoryDedupeStore, type MemoryDedupeStoreOptions } from './memory-dedupe-store';

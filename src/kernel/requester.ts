@@ -7,6 +7,7 @@ import type { Transport } from '../transport/transport';
 import { assertAddress, assertType, BROADCAST_ADDRESS, CANCEL_TYPE, readReplyBody } from './envelopes';
 import type { RequestOptions } from './kernel.types';
 import { PendingAsk, PendingStream, PendingTable, type PendingEntry } from './pending-requests';
+import { workCounts } from './work-counters';
 
 /** What the requester needs from its system. */
 export interface RequesterDeps {
@@ -156,6 +157,7 @@ export class Requester {
   /** Sends the command of a pending request; a failure of the transport fails it with UNAVAILABLE. */
   private sendFor(entry: PendingEntry, envelope: Envelope, options: RequestOptions | undefined): void {
     let sent: Promise<void>;
+    workCounts.commands += 1;
     try {
       sent = this.transmit(envelope, options);
     } catch (error) {
@@ -193,6 +195,7 @@ export class Requester {
 
   /** Sends a command; any failure of the transport becomes UNAVAILABLE. */
   private async send(envelope: Envelope, options: RequestOptions | undefined): Promise<void> {
+    workCounts.commands += 1;
     try {
       await this.transmit(envelope, options);
     } catch (error) {
@@ -201,6 +204,7 @@ export class Requester {
   }
 
   private async publish(envelope: Envelope): Promise<void> {
+    workCounts.broadcasts += 1;
     try {
       await this.deps.transport.broadcast(envelope);
     } catch (error) {

@@ -11,6 +11,7 @@ import type { KernelRuntime } from './kernel-runtime';
 import type { MessageSchemas } from './kernel.types';
 import type { TurnCounts } from './actor-system.types';
 import { backoffDelay, type SupervisionPolicy } from './supervision';
+import { countTurn } from './work-counters';
 
 const RETRY = Symbol('retry');
 const DEADLINE_REPLY: ReplyBody = Object.freeze(errorReply(errors.deadline().toBody()));
@@ -68,6 +69,7 @@ export class TurnRunner {
 
   private async turn(activation: Activation<Invocation>, inv: Invocation): Promise<void> {
     const { envelope } = inv;
+    countTurn(envelope.type);
     if (inv.cancelled || Date.now() >= envelope.deadline) {
       // The caller is gone: running it would only spend resources for nobody.
       this.conclude(inv, undefined, false);
