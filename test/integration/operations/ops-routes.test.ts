@@ -94,7 +94,12 @@ describe('GET /api/ops/crew', () => {
         expect.objectContaining({
           nodeId: node,
           role: 'all',
-          duties: ['execution-lease-sweeper', 'notification-retention', 'social-publisher', 'vault-grant-expiry'],
+          duties: [
+            'execution-lease-sweeper',
+            'notification-retention',
+            'social-publisher',
+            'vault-grant-expiry',
+          ],
         }),
       ]);
     }
