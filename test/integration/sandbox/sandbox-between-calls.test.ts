@@ -55,7 +55,9 @@ describe('sandbox: nothing of one call reaches the next on the same thread', () 
   });
 
   it('leaves the thread usable after a call hit the memory cap', async () => {
-    const bomb = await js("const a = []; while (true) a.push('x'.repeat(1e6))");
+    // 20 s: the cap is reached in well under a second on a quiet machine, but a full suite on
+    // 2 cores once took the default 5 s to get there (and the call ended as a timeout).
+    const bomb = await js("const a = []; while (true) a.push('x'.repeat(1e6))", { timeout: 20_000 });
     expect(bomb.outcome).toBe('out_of_memory');
     const next = await js("console.log('after'); [1, 2, 3].map((x) => x * 2)");
     expect(next).toMatchObject({ outcome: 'ok', stdout: 'after\n', result: [2, 4, 6] });

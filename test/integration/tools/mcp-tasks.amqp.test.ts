@@ -57,7 +57,9 @@ describeWithService('amqp', 'MCP tasks over RabbitMQ (two front doors)', (amqpUr
       MONGODB_URL: `${mongo.url}mcpt_${suffix}`,
       JWT_SECRET: randomBytes(24).toString('hex'),
       SANDBOX_THREADS: '1',
-      EXECUTION_LEASE_MS: '800',
+      // Short enough for the killed worker's task to fail quickly, long enough that a loaded machine
+      // renews the leases of the live ones in time (800 ms lapsed under a full suite).
+      EXECUTION_LEASE_MS: '2000',
     };
     // The only worker at first (the signup runs there too): a child process, killed by the first test.
     child = startChild(WORKER, {
@@ -132,7 +134,8 @@ describeWithService('amqp', 'MCP tasks over RabbitMQ (two front doors)', (amqpUr
     );
     const { taskId } = created.body.result.task;
     const result = await rpc(1, 'tasks/result', { taskId });
-    expect(result.body.result.isError).toBe(false);
+    // The whole body, so that a failure shows the JSON-RPC error it got instead.
+    expect(result.body).toMatchObject({ result: { isError: false } });
     expect(JSON.stringify(result.body.result.structuredContent)).toContain('42');
     const listed = await rpc(1, 'tasks/list', {});
     expect(listed.body.result.tasks).toEqual(

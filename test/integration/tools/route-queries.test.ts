@@ -6,7 +6,9 @@ import { silentLogger } from '../../../src/logging/logger';
 import { DocumentStore } from '../../../src/store/mongo';
 import { describeEachTarget } from '../../conformance/mongo/targets';
 
-const T0 = Date.parse('2026-11-20T10:00:00.000Z');
+// An hour ago, to the second: the pages keep a TTL of a week on their newest record, so a fixed
+// date would be swept by the store's TTL monitor once it is a week old.
+const T0 = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
 const NONE = { apps: [], workflows: [], skills: [] };
 
 /** A deterministic shuffle, so that a failure replays. */
