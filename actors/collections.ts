@@ -8,6 +8,7 @@ import { agentsAndTokensCollections } from './identity/agents-and-tokens';
 import { revokedTokensCollection } from './identity/revoked-tokens.collection';
 import { memoryCollections } from './memory/memory.collection';
 import { oauthCollections } from './oauth/oauth';
+import { crewRecordsCollection } from './operations/crew-records.collection';
 import { skillsCollections } from './skills/skills.collection';
 import { socialCollections } from './social/social.collection';
 import { routeCollections } from './tools/router/route-records.collection';
@@ -34,4 +35,5 @@ export const collectionDefinitions: CollectionDefinition<any>[] = [
   ...appsCollections,
   ...oauthCollections,
   ...socialCollections,
+  crewRecordsCollection,
 ];

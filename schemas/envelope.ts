@@ -33,6 +33,11 @@ export const EnvelopeSchema = z.object({
   /** 1 on first delivery; incremented when the kernel retries a transient failure. */
   attempt: z.number().int().positive(),
   auth: EnvelopeAuthSchema.optional(),
+  /**
+   * The W3C trace context of the span that sent it (`00-<trace>-<span>-<flags>`), present only
+   * when tracing is on (docs/operations.md, "Traces"): the receiving turn's span is its child.
+   */
+  traceparent: z.string().max(128).optional(),
   body: z.unknown(),
 });
 

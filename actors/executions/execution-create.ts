@@ -12,11 +12,12 @@ type CreateBody = z.output<typeof ExecutionCreateMessageSchema>;
 const jsonChars = (value: unknown) => JSON.stringify(value ?? null).length;
 
 /**
- * Checks and inserts a new execution (QUEUED, no step run yet) for `caller`'s account, in the
- * given workspace (a member's) or the account's default one. The runner of `type` must be
- * registered on this node and accept the input.
+ * Checks a new execution for `caller`'s account and builds its record (QUEUED, no step run yet,
+ * not written), in the given workspace (a member's) or the account's default one. The runner of
+ * `type` must be registered on this node and accept the input; the workspace must not be in
+ * panic lockdown.
  */
-export async function createExecutionDocument(
+export async function draftExecutionDocument(
   svc: ExecutionsService,
   id: string,
   caller: Principal & { accountId: string },
@@ -78,7 +79,23 @@ export async function createExecutionDocument(
     updatedAt: now,
     version: 0,
   });
-  if (!(await svc.store.repo.insertIfAbsent(doc))) {
+  return doc;
+}
+
+/**
+ * Checks and inserts a new execution (QUEUED, no step run yet) with its `Created` log line (see
+ * `draftExecutionDocument`). A repeated create of the same id by the same account answers the
+ * existing record.
+ */
+export async function createExecutionDocument(
+  svc: ExecutionsService,
+  id: string,
+  caller: Principal & { accountId: string },
+  body: CreateBody,
+): Promise<ExecutionDocument> {
+  const doc = await draftExecutionDocument(svc, id, caller, body);
+  const now = doc.createdAt;
+  if (!(await svc.store.insertIfAbsent(doc))) {
     const existing = await svc.store.load(id);
     if (!existing || existing.accountId !== caller.accountId)
       throw errors.conflict('This execution id is taken');

@@ -141,7 +141,8 @@ export function boundOutcome(outcome: StepOutcome): StepOutcome {
 /** What running one step needs from the process. */
 export interface StepDeps {
   services: Services;
-  logs: ExecutionLogs;
+  /** Where the step's `ctx.log` lines go (the execution's log; a buffer for a step run at once). */
+  logs: Pick<ExecutionLogs, 'append'>;
   work: StepWork;
   logger: Logger;
   /** Renews the step's lease while it runs (absent: no renewal). */

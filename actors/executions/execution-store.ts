@@ -3,9 +3,10 @@ import type { ExecutionDocument } from '../../schemas/documents/execution';
 import { isAppError } from '../../schemas/errors';
 import type { ExecutionEvent } from '../../schemas/messages/executions';
 import type { Logger } from '../../src/logging/logger';
-import type { Repository } from '../../src/store/mongo';
+import { InsertBatcher, type Repository } from '../../src/store/mongo';
 import type { NotificationsRepo } from '../notifications/notifications.repo';
 import type { ExecutionHub } from './execution-hub';
+import { countTransition } from './execution-transitions';
 import { isFinal, type Decision } from './execution-machine';
 import { executionSummary, stepView } from './execution-views';
 import type { ExecutionLogs } from './executions.repo';
@@ -38,13 +39,23 @@ function diff(before: ExecutionDocument, after: ExecutionDocument) {
  * on the current state: an illegal move is then a 409 with the current status, never an overwrite.
  */
 export class ExecutionStore {
+  /** New executions of many requests at once share one insert (a burst of intent streams). */
+  private readonly inserts: InsertBatcher<ExecutionDocument>;
+
   constructor(
     readonly repo: Repository<ExecutionDocument>,
     readonly logs: ExecutionLogs,
     readonly hub: ExecutionHub,
     readonly notifications: NotificationsRepo,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.inserts = new InsertBatcher(repo);
+  }
+
+  /** Inserts a new execution unless its id exists (then resolves false): idempotent creation. */
+  insertIfAbsent(doc: ExecutionDocument): Promise<boolean> {
+    return this.inserts.insert(doc);
+  }
 
   async load(id: string): Promise<ExecutionDocument | null> {
     return this.repo.findById(id);
@@ -82,6 +93,7 @@ export class ExecutionStore {
       ...(lines > 0 ? { $inc: { logSeq: lines } } : {}),
     } as UpdateFilter<ExecutionDocument>;
     const after = await this.repo.updateIfVersion(before._id, before.version, update);
+    if (before.status !== after.status) countTransition(before.status, after.status);
     await this.afterCommit(before, after, decision, now);
     return after;
   }

@@ -17,11 +17,26 @@ export interface ExecutionWorkspaces {
   panicRight(accountId: string, workspaceId: string): Promise<'allowed' | 'member' | 'none'>;
 }
 
+/** Accounts whose default workspace this process remembers (the oldest forgotten first). */
+const REMEMBERED_DEFAULTS = 10_000;
+
 export function executionWorkspaces(services: Services): ExecutionWorkspaces {
   const { defaultWorkspaceOf } = workspaceLookups(services);
   const membership = () => services.workspaces.membership;
+  // An account's default workspace is the id recorded on it at signup and never changes: once
+  // found it is remembered, so a burst of one account's executions reads it once.
+  const defaults = new Map<string, string>();
   return {
-    defaultWorkspaceOf,
+    defaultWorkspaceOf: async (accountId) => {
+      const known = defaults.get(accountId);
+      if (known) return known;
+      const found = await defaultWorkspaceOf(accountId);
+      if (found) {
+        if (defaults.size >= REMEMBERED_DEFAULTS) defaults.delete(defaults.keys().next().value!);
+        defaults.set(accountId, found);
+      }
+      return found;
+    },
     canWorkIn: (accountId, workspaceId) => membership().isMember({ accountId }, workspaceId),
     panicRight: async (accountId, workspaceId) => {
       const role = await membership().roleOf({ accountId }, workspaceId);

@@ -14,7 +14,7 @@ import {
 import { defineActor, type ActorContext } from '../../src/kernel/actor-definition';
 import { ExecutionCreateFollowMessageSchema, type FollowItem } from './execution-follow';
 import { rollbackEffects } from './effect-undoers';
-import { decideAction, decideRun, isFinal, type Decision, type StepPlan } from './execution-machine';
+import { compact, decideAction, decideRun, isFinal, type Decision, type StepPlan } from './execution-machine';
 import {
   decideRollbackDone,
   decideStepDone,
@@ -23,7 +23,7 @@ import {
 } from './execution-reports';
 import { runStep } from './execution-steps';
 import { executionSummary, executionView } from './execution-views';
-import { createExecutionDocument } from './execution-create';
+import { createExecutionDocument, draftExecutionDocument } from './execution-create';
 import type { ExecutionsService } from './executions.service';
 import { DEFAULT_STEP_TIMEOUT_MS } from './step-runners';
 
@@ -243,21 +243,35 @@ export function executionActor(svc: ExecutionsService) {
           if (existing.status === 'QUEUED' && !existing.current) await ctx.self.tell('execution.run', {});
           return;
         }
-        const created = await createExecutionDocument(svc, ctx.id, caller, { ...body, start: true });
-        ctx.state.doc = created;
-        ctx.next({ type: 'created', execution: executionView(created) } satisfies FollowItem);
-        let ran: Awaited<ReturnType<typeof store.mutate>>;
-        try {
-          ran = await store.mutate(ctx.id, (d, now) => decideRun(d, planOf(d), now));
-        } catch (err) {
-          // Not retried (the stream has sent an item): the ordinary start takes over.
-          await ctx.self.tell('execution.run', {}).catch(() => undefined);
-          throw err;
+        // Created already started: one insert of the record (RUNNING, its first step decided) and
+        // one of its first log lines, instead of an insert, then a read and a conditional update.
+        const queued = await draftExecutionDocument(svc, ctx.id, caller, { ...body, start: true });
+        const run = decideRun(queued, planOf(queued), queued.createdAt);
+        const start = run?.start;
+        if (!run || !start) {
+          // A run that ends before any step (no step to run): the ordinary start decides it.
+          const created = await createExecutionDocument(svc, ctx.id, caller, { ...body, start: true });
+          ctx.state.doc = created;
+          ctx.next({ type: 'created', execution: executionView(created) } satisfies FollowItem);
+          await ctx.self.tell('execution.run', {});
+          return;
         }
-        const { doc, decision } = ran;
+        const lines = [
+          { level: 'info' as const, message: `Created (${body.type}, ${body.sourceType})` },
+          ...run.logs,
+        ];
+        const doc = compact({ ...run.draft, logSeq: lines.length, version: 0 });
+        if (!(await store.insertIfAbsent(doc))) {
+          const other = await store.load(ctx.id);
+          if (!other || other.accountId !== caller.accountId)
+            throw errors.conflict('This execution id is taken');
+          ctx.state.doc = other;
+          ctx.next({ type: 'created', execution: executionView(other) } satisfies FollowItem);
+          return;
+        }
+        await store.logs.write(ctx.id, 1, lines, queued.createdAt);
         ctx.state.doc = doc;
-        const start = decision?.start;
-        if (!start) return;
+        ctx.next({ type: 'created', execution: executionView(doc) } satisfies FollowItem);
         const emit = (item: unknown) => ctx.next({ type: 'emit', item } satisfies FollowItem);
         // A promise: the client leaving cancels this stream (`next` becomes a no-op), not the step.
         return ctx.defer(stepWork(ctx, doc, start.runId, start.index, emit));

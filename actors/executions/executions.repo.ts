@@ -7,7 +7,7 @@ import {
 } from '../../schemas/documents/execution';
 import { errors } from '../../schemas/errors';
 import type { ExecutionListQuery, LogView } from '../../schemas/http/executions';
-import { type Repository } from '../../src/store/mongo';
+import { InsertBatcher, type Repository } from '../../src/store/mongo';
 import { redactText } from '../tools/router/redact-secrets';
 import type { ExecutionHub } from './execution-hub';
 import type { LogLine } from './execution-machine';
@@ -29,11 +29,16 @@ const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)
  * others (`append`) reserve them with one `$inc`.
  */
 export class ExecutionLogs {
+  /** Lines of many executions written at once share one insert (a burst of streams). */
+  private readonly inserts: InsertBatcher<ExecutionLogDocument>;
+
   constructor(
     readonly repo: Repository<ExecutionLogDocument>,
     private readonly executions: Repository<ExecutionDocument>,
     private readonly hub: ExecutionHub,
-  ) {}
+  ) {
+    this.inserts = new InsertBatcher(repo, { validate: false });
+  }
 
   /** Appends lines to an execution's log and streams them to its watchers. */
   async append(executionId: string, lines: LogLine[]): Promise<LogView[]> {
@@ -71,16 +76,14 @@ export class ExecutionLogs {
     return docs.map(logView);
   }
 
-  /** Inserts log lines of many executions at once (panic). */
+  /**
+   * Inserts log lines (of one execution or many: panic), coalesced with the lines other requests
+   * write in the same turn of the event loop. A repeated write of the same lines (same _id) is
+   * harmless.
+   */
   async insertMany(docs: ExecutionLogDocument[]): Promise<void> {
     if (docs.length === 0) return;
-    try {
-      await this.repo.raw.insertMany(docs, { ordered: false });
-    } catch (err) {
-      // A repeated write of the same lines (same _id) is harmless; anything else is not.
-      const writeErrors = (err as { writeErrors?: Array<{ code?: number }> }).writeErrors;
-      if (!writeErrors || writeErrors.some((e) => e.code !== 11000)) throw err;
-    }
+    await this.inserts.insertAll(docs);
   }
 
   /** The last `limit` lines, oldest first. */

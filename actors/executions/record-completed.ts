@@ -112,7 +112,7 @@ export async function recordCompletedExecution(
     endedAt: now,
     version: 0,
   });
-  if (!(await svc.store.repo.insertIfAbsent(doc))) throw errors.conflict('This execution id is taken');
+  if (!(await svc.store.insertIfAbsent(doc))) throw errors.conflict('This execution id is taken');
   await svc.store.logs.write(
     id,
     1,

@@ -7,7 +7,7 @@ import {
   type NotificationView,
 } from '../../schemas/documents/notification';
 import { errors } from '../../schemas/errors';
-import { type DocumentStore, type Repository } from '../../src/store/mongo';
+import { InsertBatcher, type DocumentStore, type Repository } from '../../src/store/mongo';
 
 export const newNotificationId = () => `ntf_${randomBytes(12).toString('hex')}`;
 
@@ -44,13 +44,16 @@ export function notificationView(doc: NotificationDocument): NotificationView {
  */
 export class NotificationsRepo {
   readonly repo: Repository<NotificationDocument>;
+  /** Creations of many requests at once share one insert (a burst of completed executions). */
+  private readonly inserts: InsertBatcher<NotificationDocument>;
 
   constructor(documents: DocumentStore) {
     this.repo = documents.repository(notificationsCollection);
+    this.inserts = new InsertBatcher(this.repo);
   }
 
   async create(accountId: string, input: NewNotification, now = new Date()): Promise<NotificationDocument> {
-    return this.repo.insert({
+    const doc = this.repo.parse({
       _id: newNotificationId(),
       accountId,
       ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
@@ -63,6 +66,8 @@ export class NotificationsRepo {
       updatedAt: now,
       version: 0,
     });
+    if (!(await this.inserts.insert(doc))) throw errors.conflict('This notification id is taken');
+    return doc;
   }
 
   /** Inserts many at once (panic): one round trip. */

@@ -1,7 +1,6 @@
 import { CrewFailoverBodySchema } from '../../schemas/http/operations';
 import type { RouteModule } from '../../src/http/app.types';
 import { parseBody } from '../../src/http/validation';
-import type { CacheKind } from '../../src/store/cache';
 import type { Coverage, CrewNode, FeatureCrew } from './crew-plan';
 import type { CrewService } from './crew.service';
 import { createOpsAuth, type OpsAuthServices } from './ops-auth';
@@ -9,7 +8,6 @@ import { createOpsAuth, type OpsAuthServices } from './ops-auth';
 /** What the crew routes read from the process's services. */
 export interface CrewRouteServices extends OpsAuthServices {
   readonly crew: CrewService;
-  readonly cache: { readonly kind: CacheKind };
 }
 
 /** The worst coverage of all features (none at all is uncovered: nothing can run). */
@@ -31,7 +29,7 @@ export const crewRoute: RouteModule<CrewRouteServices> = (router, deps) => {
   const settings = () => ({
     heartbeatMs: crew.heartbeatMs,
     leaseMs: crew.leaseMs,
-    store: services.cache.kind,
+    store: crew.storeKind,
     thisNode: crew.nodeId,
   });
 

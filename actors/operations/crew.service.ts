@@ -3,6 +3,7 @@ import { AppError } from '../../schemas/errors';
 import type { ActorSystem } from '../../src/kernel';
 import type { Logger } from '../../src/logging/logger';
 import type { CachePort } from '../../src/store/cache';
+import type { CrewStore } from './crew-documents.store';
 import {
   featuresOf,
   featureSlug,
@@ -44,6 +45,11 @@ export interface CrewView {
 export interface CrewDeps {
   readonly system: Pick<ActorSystem, 'nodeId' | 'status' | 'broadcast' | 'onBroadcast'>;
   readonly cache: CachePort;
+  /**
+   * Where the records live when not in the cache (the document store, when no Redis is shared):
+   * keys are relative, as in the cache's `crew:<cluster>:` namespace.
+   */
+  readonly store?: { readonly kind: 'documents'; readonly records: CrewStore };
   readonly logger: Logger;
   readonly role: string;
   readonly heartbeatMs: number;
@@ -83,7 +89,7 @@ const ASSIGN_RENEW_MS = 5 * 60_000;
  * feature's active node, holding a cluster-wide run lock, so a duty runs once per tick.
  */
 export class CrewService {
-  private readonly cache: CachePort;
+  private readonly cache: CrewStore;
   private readonly duties = new Map<string, Duty>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly offs: Array<() => void> = [];
@@ -95,7 +101,12 @@ export class CrewService {
   private renewedAt = 0;
 
   constructor(private readonly deps: CrewDeps) {
-    this.cache = deps.cache.namespace(`crew:${deps.cluster}:`);
+    this.cache = deps.store?.records ?? deps.cache.namespace(`crew:${deps.cluster}:`);
+  }
+
+  /** Where the records live: `redis` or `memory` (the cache), or `documents`. */
+  get storeKind(): 'redis' | 'memory' | 'documents' {
+    return this.deps.store?.kind ?? this.deps.cache.kind;
   }
 
   get nodeId(): string {

@@ -1,6 +1,7 @@
 import type { Request, Response, NextFunction } from 'express';
 import { errors } from '../../schemas/errors';
 import type { RouteModule } from '../../src/http/app.types';
+import { openStreams } from '../../src/http/open-streams';
 import { isOpsAdmin } from '../ops/health-view';
 import type { HotHistogram, HotSeries } from './hot-histogram';
 import type { ServiceMetrics } from './metrics';
@@ -56,8 +57,13 @@ export const metricsRoute: RouteModule<MetricsRouteServices> = (router, deps) =>
   const on = services.config.METRICS === 'on';
   // METRICS=off: no layer, no scrape route (404 like any unknown path).
   if (on) {
-    router.use((_req: Request, res: Response, next: NextFunction) => {
+    router.use((req: Request, res: Response, next: NextFunction) => {
       metrics.start(res);
+      // The app's open SSE streams, known from its first request on (one check per request).
+      if (!metrics.sseStreams) {
+        const streams = openStreams(req.app);
+        metrics.sseStreams = () => streams.size;
+      }
       next();
     });
     router.get('/metrics', async (req, res) => {

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
 import { HotHistogram, type HotSeries } from './hot-histogram';
+import { registerMoreSeries, type MoreSources } from './more-series';
 
 /**
  * The process's metrics (docs/operations.md, "Metrics"): Prometheus series in a registry of its
@@ -20,7 +21,7 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIO
 const T0 = Symbol('metrics.t0');
 
 /** What the gauges read at scrape time. */
-export interface MetricsSources {
+export interface MetricsSources extends Omit<MoreSources, 'sseStreams'> {
   /** Actors in memory, deliveries in flight, deferred works, requests waiting (system.status()). */
   actors(): { actors: number; inFlight: number; deferred: number; pendingRequests: number };
   /** The sandbox's threads and calls; absent on nodes without one. */
@@ -80,6 +81,8 @@ export class ServiceMetrics {
   );
   private readonly httpSeries = new Map<string, Map<number, HotSeries>>();
   private readonly toolSeries = new Map<string, Map<string, HotSeries>>();
+  /** SSE streams open on this node: set by the metrics route once it knows the app. */
+  sseStreams: (() => number) | undefined;
   /** Bound once: the `finish` listener of every response (no closure per request). */
   readonly onFinish: (this: Response) => void;
 
@@ -148,6 +151,8 @@ export class ServiceMetrics {
         for (const status of EXECUTION_STATUSES) this.set({ status }, counts[status] ?? 0);
       },
     });
+
+    registerMoreSeries(this.registry, { ...sources, sseStreams: () => this.sseStreams?.() ?? 0 });
 
     const observe = this.observeHttp.bind(this);
     this.onFinish = function (this: Response) {

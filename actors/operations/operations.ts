@@ -1,11 +1,17 @@
 import type { Services } from '../../src/boot/services';
 import { executionsCollection } from '../executions/executions.collection';
+import { executionTransitions } from '../executions/execution-transitions';
 import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
 import type { CollectionDefinition } from '../../src/store/mongo';
+import { CrewDocumentsStore } from './crew-documents.store';
+import { deleteOldNotifications } from './notification-retention';
 import { CrewService, type Duty } from './crew.service';
 import { ServiceMetrics } from './metrics';
 
 export { CrewService, type Duty, type DutyRun, type CrewView } from './crew.service';
+
+/** How often the notification retention duty runs, ms. */
+const RETENTION_INTERVAL_MS = 60 * 60_000;
 
 /** Default interval of the vault's sweep of expired grants, ms. */
 const VAULT_SWEEP_INTERVAL_MS = 30_000;
@@ -34,9 +40,20 @@ export function createCrew(
   const runtime = options.hostsActors
     ? [...(services.sandbox ? ['sandbox'] : []), ...(services.netEgress ? ['http-egress'] : []), 'connectors']
     : [];
+  // Several processes (a broker) and no Redis: the records go to the document store, which every
+  // process shares, so each sees the others and a duty still runs once per tick in the cluster.
+  const shared = !!config.AMQP_URL && cache.kind === 'memory';
   const crew = new CrewService({
     system,
     cache,
+    ...(shared
+      ? {
+          store: {
+            kind: 'documents' as const,
+            records: new CrewDocumentsStore(services.documents, `${config.AMQP_PREFIX}:`),
+          },
+        }
+      : {}),
     logger: logger.child({ component: 'crew' }),
     role: config.ROLE,
     heartbeatMs: config.CREW_HEARTBEAT_MS,
@@ -46,10 +63,7 @@ export function createCrew(
     seeds: options.seeds,
     declareIndexes: () => services.documents.ensureIndexes(options.collections ?? []),
   });
-  if (config.AMQP_URL && cache.kind === 'memory') {
-    // The records live in the cache: without Redis no process sees another, each runs every duty.
-    logger.warn('crew: REDIS_URL is unset, so this process sees only itself in the crew and runs every duty');
-  }
+  if (shared) logger.info('crew: REDIS_URL is unset, so the crew keeps its records in the document store');
   // Every node can run the duties from cron (they need only the stores); only nodes hosting
   // actors offer them to the crew, to run on their timers when active.
   const duties: Duty[] = [
@@ -63,6 +77,12 @@ export function createCrew(
       intervalMs: options.vaultSweepIntervalMs ?? VAULT_SWEEP_INTERVAL_MS,
       run: () => vault.sweep(),
     },
+    {
+      name: 'notification-retention',
+      // 0 days: kept forever, and the duty is not offered.
+      intervalMs: config.NOTIFICATION_RETENTION_DAYS > 0 ? RETENTION_INTERVAL_MS : 0,
+      run: () => deleteOldNotifications(services.documents, config.NOTIFICATION_RETENTION_DAYS),
+    },
   ];
   for (const duty of [...duties, ...(options.duties ?? [])]) crew.addDuty(duty);
   return crew;
@@ -74,9 +94,11 @@ const PLATFORM_PREFIX = 'platform.';
 
 /** The process's metrics over its services (actors/operations/metrics.ts). */
 export function createMetrics(
-  services: Pick<Services, 'system' | 'sandbox' | 'documents' | 'toolRouter'>,
+  services: Pick<Services, 'system' | 'sandbox' | 'documents' | 'toolRouter' | 'cache'> & {
+    readonly crew?: Services['crew'];
+  },
 ): ServiceMetrics {
-  const { system, sandbox, documents, toolRouter } = services;
+  const { system, sandbox, documents, toolRouter, cache } = services;
   let counts: { at: number; value: Promise<Record<string, number>> } | undefined;
   const countExecutions = async () => {
     const repo = documents.repository(executionsCollection);
@@ -95,6 +117,15 @@ export function createMetrics(
       }
       return counts.value;
     },
+    turnCounts: () => system.turnCounts(),
+    // The kinds of every live node (the crew's view), so a front door reports the workers' queues.
+    queues: async () => {
+      const kinds = new Set(system.status().kinds);
+      for (const node of services.crew?.current().nodes ?? []) for (const k of node.kinds) kinds.add(k);
+      return (await system.queueStats([...kinds].sort())) ?? [];
+    },
+    cacheReads: () => cache.reads,
+    executionTransitions: () => executionTransitions,
     // Built-in tools are recorded as `platform.<name>`; the registry knows them by bare name.
     isRegisteredTool: (name) =>
       name.startsWith(PLATFORM_PREFIX) &&

@@ -4,7 +4,10 @@ import { ConnectorListResponseSchema } from '../../schemas/http/connectors';
 import { AgentListToolsReplySchema } from '../../schemas/messages/tools';
 import type { Services } from '../../src/boot/services';
 import { callerAgentId } from '../tools/router/default-agent';
+import { principalKey, SharedReads } from './shared-reads';
 import type { StudioEnv, StudioToolDefinition } from './studio-commands';
+
+type StudioConnector = Awaited<ReturnType<StudioEnv['listConnectors']>>[number];
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -23,7 +26,12 @@ export function createStudioEnv(services: Services): StudioEnv {
     readOnly: t.annotations.readOnlyHint,
     inputSchema: t.inputSchema,
   }));
-  const listToolDefinitions = async (principal: Principal): Promise<StudioToolDefinition[]> => {
+  // Identical listings asked at the same moment (a burst of one account's streams) share one ask.
+  const toolReads = new SharedReads<StudioToolDefinition[]>();
+  const connectorReads = new SharedReads<StudioConnector[]>();
+  const listToolDefinitions = (principal: Principal): Promise<StudioToolDefinition[]> =>
+    toolReads.read(principalKey(principal), () => fetchToolDefinitions(principal));
+  const fetchToolDefinitions = async (principal: Principal): Promise<StudioToolDefinition[]> => {
     if (!resolvers.connector && !resolvers.skill) return builtin;
     let extra: StudioToolDefinition[] = [];
     try {
@@ -58,15 +66,16 @@ export function createStudioEnv(services: Services): StudioEnv {
         description,
         readOnly,
       })),
-    listConnectors: async (principal: Principal) => {
-      if (!principal.accountId) return [];
-      const reply = await services.system.ask(
-        `connectors:${principal.accountId}`,
-        'connectors.list',
-        {},
-        { auth: principal },
-      );
-      return ConnectorListResponseSchema.parse(reply).connectors;
-    },
+    listConnectors: (principal: Principal) =>
+      connectorReads.read(principalKey(principal), async () => {
+        if (!principal.accountId) return [];
+        const reply = await services.system.ask(
+          `connectors:${principal.accountId}`,
+          'connectors.list',
+          {},
+          { auth: principal },
+        );
+        return ConnectorListResponseSchema.parse(reply).connectors;
+      }),
   };
 }

@@ -2,16 +2,19 @@ import { errors } from '../../schemas/errors';
 import { IntentStreamBodySchema, StudioCommandBodySchema } from '../../schemas/http/studio';
 import type { RouteModule } from '../../src/http/app.types';
 import { requireAccount } from '../../src/http/auth';
+import { FairGate } from '../../src/http/fair-gate';
 import { writeSse } from '../../src/http/sse';
 import type { CachePort } from '../../src/store/cache';
 import { parseBody } from '../../src/http/validation';
-import { openIntentStream, type IntentStreamDeps } from './intent-stream';
+import type { ExecutionsService } from '../executions/executions';
+import { answeredAtOnce, openIntentAtOnce } from './intent-at-once';
+import { openIntentStream } from './intent-stream';
 import { runStudioCommand, type StudioEnv } from './studio';
 
 /** What the Studio routes read from the process's services. */
 interface StudioRouteServices {
   readonly studio: StudioEnv;
-  readonly executions: IntentStreamDeps['executions'];
+  readonly executions: ExecutionsService;
   readonly cache: CachePort;
 }
 
@@ -25,9 +28,17 @@ const ACCOUNT_ONLY =
  * (a self-registered agent has no account: 403).
  *
  * `POST /api/studio/intent/stream`: one chat message, as a CHAT_EXECUTION, streamed as SSE
- * (intent-stream.ts).
+ * (intent-stream.ts; read-only intents answered at once on this node: intent-at-once.ts).
  */
+/**
+ * Intents answered at once that one account runs at the same moment on this node; more wait in
+ * that account's queue, so a burst of one client never delays another client's first event.
+ */
+const AT_ONCE_PER_ACCOUNT = 64;
+
 export const studioRoute: RouteModule<StudioRouteServices> = (router, deps) => {
+  const admission = new FairGate(AT_ONCE_PER_ACCOUNT);
+
   router.post('/api/studio/command', deps.requireAuth, async (req, res) => {
     const caller = requireAccount(res, ACCOUNT_ONLY);
     const body = parseBody(StudioCommandBodySchema, req);
@@ -38,12 +49,15 @@ export const studioRoute: RouteModule<StudioRouteServices> = (router, deps) => {
     const caller = requireAccount(res, ACCOUNT_ONLY);
     const body = parseBody(IntentStreamBodySchema, req);
     const services = servicesOf(deps);
-    const events = await openIntentStream(
-      { system: deps.system, executions: services.executions, cache: services.cache },
-      caller,
-      body,
-      res,
-    );
+    // A read-only intent that needs nothing but this node is answered here, without a worker hop.
+    const events = answeredAtOnce(body.message, services.executions.services.config)
+      ? await admission.run(caller.accountId, () => openIntentAtOnce(services.executions, caller, body))
+      : await openIntentStream(
+          { system: deps.system, executions: services.executions, cache: services.cache },
+          caller,
+          body,
+          res,
+        );
     await writeSse(req, res, events, { eventOf: (e) => e.type });
   });
 };

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { startRuntime } from '../../src/boot/runtime';
 import { loadConfig } from '../../src/config/load-config';
+import { snapshotWorkCounts } from '../../src/kernel';
 import { createLogger } from '../../src/logging/logger';
+import { commandCounts } from '../../src/store/embedded-mongo';
 import { benchLoopRunner, stepMarkers } from './loop-runner';
 import { declaredNamesOf, stopWhenAsked } from '../support/runtime-child';
 
@@ -14,7 +16,8 @@ import { declaredNamesOf, stopWhenAsked } from '../support/runtime-child';
  * limit per address raised (the benchmark signs up a few accounts from 127.0.0.1).
  *
  * IPC: sends `{event: 'ready', url?}`; answers `{cmd: 'markers', id, since}` with
- * `{event: 'markers:<id>', report}` (the step markers of this process). The AMQP names to clean up
+ * `{event: 'markers:<id>', report}` (the step markers of this process), and `{cmd: 'counts', id}`
+ * with `{event: 'counts:<id>', counts}` (its kernel's and embedded document server's work counts). The AMQP names to clean up
  * are sent after `ready` (`{event: 'declared', queues, exchanges}`) and again on `{cmd: 'stop'}`
  * (`declared-at-stop`), before it stops (also when the parent goes away).
  */
@@ -32,6 +35,10 @@ async function main(): Promise<void> {
   process.on('message', (m: { cmd?: string; id?: string; since?: number }) => {
     if (m?.cmd === 'markers' && process.connected) {
       process.send?.({ event: `markers:${m.id}`, report: stepMarkers.report(m.since ?? 0) });
+    }
+    if (m?.cmd === 'counts' && process.connected) {
+      const counts = { ...snapshotWorkCounts(), documents: { ...commandCounts } };
+      process.send?.({ event: `counts:${m.id}`, counts });
     }
   });
   stopWhenAsked(runtime, dir, 'declared-at-stop');

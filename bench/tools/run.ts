@@ -13,6 +13,7 @@ import {
   runFairnessAlone,
   type FairnessFigures,
 } from './fairness';
+import { runMetricsCase } from './metrics-case';
 import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from './load';
 
 /**
@@ -63,7 +64,10 @@ const PROC_ROUNDS = Number(process.env.BENCH_PROC_ROUNDS ?? 3);
 /** Sequential calls per case for the unloaded round trip. */
 const PROC_PROBE_CALLS = 30;
 const WATCHDOG_MS = 260_000;
-/** `fairness`: only that case (fairness.ts), for a quick run; unset: every case. */
+/**
+ * `fairness`: only that case (fairness.ts), for a quick run; `metrics`: METRICS=on against
+ * METRICS=off side by side (metrics-case.ts); unset: every case.
+ */
 const ONLY_CASE = process.env.BENCH_MCP_CASE;
 
 const TARGETS = {
@@ -292,7 +296,19 @@ async function main(): Promise<void> {
   }
 
   if (ONLY_CASE !== undefined && ONLY_CASE !== '') {
-    if (ONLY_CASE !== 'fairness') throw new Error(`BENCH_MCP_CASE: unknown case "${ONLY_CASE}" (fairness)`);
+    if (ONLY_CASE === 'metrics') {
+      log(
+        `load average ${os
+          .loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' / ')}; metrics on and off side by side`,
+      );
+      await runMetricsCase(SECONDS, ROUNDS, log);
+      clearTimeout(watchdog);
+      return;
+    }
+    if (ONLY_CASE !== 'fairness')
+      throw new Error(`BENCH_MCP_CASE: unknown case "${ONLY_CASE}" (fairness, metrics)`);
     log(
       `load average ${os
         .loadavg()

@@ -15,11 +15,13 @@ import { createActorSystem, type ActorSystem } from '../kernel';
 import type { Logger } from '../logging/logger';
 import { createCache, type CachePort } from '../store/cache';
 import { openDocuments, type DocumentStore } from '../store/mongo';
+import { redactUrl } from '../store/redact-url';
 import { buildServices } from './build-services';
 import { consoleDir } from './console-dir';
 import { createDedupeStore } from './dedupe-factory';
 import { createHttpAuth } from './http-auth';
 import { createIdempotency } from './idempotency-factory';
+import { startMetricsListener } from './metrics-listener';
 import { createTransport } from './transport-factory';
 import type { WorkAborter } from './work-aborter';
 
@@ -32,6 +34,8 @@ export interface Runtime {
   readonly cache: CachePort;
   /** Present when the role serves HTTP (`all`, `api`). */
   readonly http?: HttpServerHandle;
+  /** The listener of `METRICS_PORT` (`http://host:port`), when set. */
+  readonly metricsUrl?: string;
   /** Tool calls in flight on this node and their cancellation (the panic button). */
   readonly work: WorkAborter;
   /** Graceful stop, in reverse order of start: HTTP, actors and transport, cache, documents. */
@@ -90,6 +94,20 @@ export async function startRuntime(
   };
 
   try {
+    if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
+      // Loaded only when tracing is on: without an endpoint no OpenTelemetry module is required.
+      const { startTracing } =
+        require('../telemetry/otel-tracing') as typeof import('../telemetry/otel-tracing');
+      const tracing = startTracing({
+        serviceName: config.OTEL_SERVICE_NAME,
+        endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+      });
+      stack.push(() => tracing.shutdown());
+      logger.info(
+        { endpoint: redactUrl(config.OTEL_EXPORTER_OTLP_ENDPOINT) },
+        'tracing: spans exported over OTLP',
+      );
+    }
     const documents = await openDocuments(config, logger);
     stack.push(() => documents.close());
     // createCache names its own component in its log lines.
@@ -128,6 +146,19 @@ export async function startRuntime(
     stack.push(() => system.stop());
     services.crew.start();
 
+    let metricsUrl: string | undefined;
+    if (config.METRICS_PORT > 0 && config.METRICS === 'on') {
+      const listener = await startMetricsListener(services.metrics, {
+        host: config.HOST,
+        port: config.METRICS_PORT,
+        token: config.METRICS_TOKEN,
+        logger,
+      });
+      stack.push(() => listener.close());
+      metricsUrl = listener.url;
+      logger.info({ url: `${listener.url}/metrics` }, 'metrics listening');
+    }
+
     let http: HttpServerHandle | undefined;
     if (servesHttp) {
       const auth = createHttpAuth(services);
@@ -161,6 +192,7 @@ export async function startRuntime(
       documents,
       cache,
       http,
+      metricsUrl,
       work: services.work,
       stop: () => (stopping ??= unwind()),
     };

@@ -2,6 +2,7 @@ import { errors } from '../../schemas/errors';
 import type { Config } from '../config/load-config';
 import type { Logger } from '../logging/logger';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
+import { telemetry } from '../telemetry/tracing';
 
 /**
  * The process's sandbox (`proc_execute`), created on first use with `SANDBOX_THREADS` threads, of
@@ -27,7 +28,15 @@ export function createLazySandbox(
   return {
     execute: async (request, opts) => {
       if (closed) throw errors.unavailable('The sandbox is closed');
-      return get().execute(request, opts);
+      const tracer = telemetry.tracer;
+      if (!tracer) return get().execute(request, opts);
+      // The language only: the code and its input are the caller's data.
+      const language = typeof request?.language === 'string' ? request.language.slice(0, 32) : 'unknown';
+      return tracer.inSpan(
+        'sandbox execute',
+        { kind: 'internal', attributes: { 'sandbox.language': language } },
+        () => get().execute(request, opts),
+      );
     },
     abortAll: (reason) => sandbox?.abortAll(reason) ?? 0,
     stats: () => sandbox?.stats() ?? { threads: 0, inFlight: 0, queued: 0 },

@@ -117,6 +117,26 @@ export const EnvSchema = z.object({
   METRICS: z.enum(['on', 'off']).default('on'),
   /** When set, `GET /metrics` (Prometheus) needs it as bearer token; unset, it is open. */
   METRICS_TOKEN: optionalSecret,
+  /**
+   * A port of its own for `GET /metrics` (0 = none): how a worker (ROLE=worker, no front door) is
+   * scraped. Any role may set it; on HOST like PORT.
+   */
+  METRICS_PORT: int(0, 65535, 0),
+  /**
+   * OTLP/HTTP collector base URL (spans go to `<url>/v1/traces`): tracing is on when set, and
+   * OpenTelemetry is not even loaded when unset (docs/operations.md, "Traces").
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(['http', 'https']),
+  /** `service.name` of the spans. */
+  OTEL_SERVICE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default('agent-runtime-service'),
+  /**
+   * Days a read or archived notification is kept (the `notification-retention` duty deletes older
+   * ones, by creation date); 0 = kept forever. Unread notifications are never deleted.
+   */
+  NOTIFICATION_RETENTION_DAYS: int(0, 36_500, 90),
   /** How often each process announces itself to the crew, ms; its record lapses after 3 beats. */
   CREW_HEARTBEAT_MS: int(200, 60_000, 2000),
   /**

@@ -9,6 +9,8 @@ import { jsonBody } from './json-body.middleware';
 import { requestContext } from './request-context.middleware';
 import { recordAllowedMethods, routeFallback } from './route-fallback.middleware';
 import { recordHeaders } from './security-headers';
+import { traceRequests } from './tracing.middleware';
+import { telemetry } from '../telemetry/tracing';
 
 /** Without authentication hooks (front-door tests), SB routes are open. */
 const allowEveryone: express.RequestHandler = (_req, _res, next) => next();
@@ -96,6 +98,8 @@ export function buildApp<S>(deps: AppDeps<S>): express.Express {
   // router costs every request a second router walk. The 404/405 machinery lists routes only
   // (plain middleware is not listed), so it still sees exactly the route modules' routes.
   const router = app.router as unknown as express.Router;
+  // Tracing on only: the layer that puts each request in its server span (no layer when off).
+  if (telemetry.tracer) router.use(traceRequests(telemetry.tracer, deps.config.NODE_ID));
   for (const register of deps.routes ?? []) register(router, resolved);
   recordAllowedMethods(router);
   // The operator console after every route (it never shadows one), before the 404/405 answer.

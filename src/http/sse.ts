@@ -102,6 +102,10 @@ export function writeSse<T>(
   res.setHeader('Cache-Control', 'no-cache');
   // Tells nginx-like proxies not to buffer the stream.
   res.setHeader('X-Accel-Buffering', 'no');
+  // The headers and the events of this tick leave in one write (a stream answered at once is a
+  // single packet); a stream whose events come later has its headers sent on the next tick.
+  res.cork();
+  process.nextTick(() => res.uncork());
   res.flushHeaders();
   // Events are small and latency matters more than packet count.
   req.socket?.setNoDelay(true);

@@ -10,6 +10,7 @@ import { isStableEnvelopeId } from './ids';
 import { Invocation } from './invocation';
 import type { KernelRuntime } from './kernel-runtime';
 import type { SupervisionPolicy } from './supervision';
+import type { TurnCounts } from './actor-system.types';
 import { TurnRunner } from './turn-runner';
 
 const ACK: Promise<Disposition> = Promise.resolve('ack');
@@ -59,6 +60,11 @@ export class ActorHost {
   /** Actors of this kind in memory. */
   get actors(): number {
     return this.activations.size;
+  }
+
+  /** Turns concluded per outcome (metrics). */
+  get turns(): Readonly<TurnCounts> {
+    return this.runner.turns;
   }
 
   /** Deferred works running. */

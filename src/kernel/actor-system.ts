@@ -2,10 +2,10 @@ import type { Observable } from 'rxjs';
 import type { Envelope, ReplyBody } from '../../schemas/envelope';
 import { errors } from '../../schemas/errors';
 import { silentLogger, type Logger } from '../logging/logger';
-import type { Transport } from '../transport/transport';
+import type { QueueStat, Transport } from '../transport/transport';
 import type { AnyActorDefinition } from './actor-definition';
 import { ActorHost } from './actor-host';
-import type { ActorSystem, ActorSystemOptions, ActorSystemStatus } from './actor-system.types';
+import type { ActorSystem, ActorSystemOptions, ActorSystemStatus, TurnCounts } from './actor-system.types';
 import type { DedupeStore } from './dedupe-store';
 import { CANCEL_TYPE, parseEnvelope, REPLY_TYPE } from './envelopes';
 import { createIdGenerator } from './ids';
@@ -16,8 +16,15 @@ import { MemoryDedupeStore } from './memory-dedupe-store';
 import { Requester } from './requester';
 import { RestartBudget } from './restart-budget';
 import { DEFAULT_SUPERVISION, resolvePolicy, type SupervisionPolicy } from './supervision';
+import { workCounts } from './work-counters';
 
-export type { ActorSystem, ActorSystemOptions, ActorSystemStatus } from './actor-system.types';
+export type {
+  ActorSystem,
+  ActorSystemOptions,
+  ActorSystemStatus,
+  TurnCounts,
+  TurnOutcome,
+} from './actor-system.types';
 
 type BroadcastListener = (body: unknown, envelope: Envelope) => void;
 
@@ -122,6 +129,16 @@ class KernelActorSystem implements ActorSystem, KernelRuntime {
     };
   }
 
+  async queueStats(kinds: readonly string[]): Promise<QueueStat[] | undefined> {
+    return this.transport.queueStats ? this.transport.queueStats(kinds) : undefined;
+  }
+
+  turnCounts(): Record<string, TurnCounts> {
+    const out: Record<string, TurnCounts> = {};
+    for (const [kind, host] of this.hosts) out[kind] = { ...host.turns };
+    return out;
+  }
+
   ask<T = unknown>(to: string, type: string, body: unknown, options?: RequestOptions): Promise<T> {
     return this.requester.request<T>(undefined, to, type, body, options);
   }
@@ -176,6 +193,7 @@ class KernelActorSystem implements ActorSystem, KernelRuntime {
       attempt: 1,
       body,
     };
+    workCounts.replies += 1;
     try {
       this.transport.reply(target.replyTo, envelope).then(undefined, this.onReplyError);
     } catch (error) {

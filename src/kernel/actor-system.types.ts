@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger';
-import type { Transport, TransportStatus } from '../transport/transport';
+import type { QueueStat, Transport, TransportStatus } from '../transport/transport';
 import type { AnyActorDefinition } from './actor-definition';
 import type { DedupeStore } from './dedupe-store';
 import type { SystemPhase } from './kernel-runtime';
@@ -55,4 +55,15 @@ export interface ActorSystem extends ActorSystemApi {
    */
   stop(graceMs?: number): Promise<void>;
   status(): ActorSystemStatus;
+  /**
+   * Turns concluded on this node since it started, per hosted kind and outcome (metrics): `ok`,
+   * `error` (a domain error, the caller's answer), `failed` (a defect, a deadline, retries
+   * exhausted) or `dropped` (cancelled, past its deadline, or handed back while stopping).
+   */
+  turnCounts(): Record<string, TurnCounts>;
+  /** The command queues of these kinds (depth, consumers); undefined without shared queues (in-process). */
+  queueStats(kinds: readonly string[]): Promise<QueueStat[] | undefined>;
 }
+
+export type TurnOutcome = 'ok' | 'error' | 'failed' | 'dropped';
+export type TurnCounts = Record<TurnOutcome, number>;

@@ -16,11 +16,14 @@ export {
   type ActorSystem,
   type ActorSystemOptions,
   type ActorSystemStatus,
+  type TurnCounts,
+  type TurnOutcome,
 } from './actor-system';
 export type { ClaimOptions, DedupeRecord, DedupeStore } from './dedupe-store';
 export { CANCEL_TYPE, REPLY_TYPE } from './envelopes';
 export { isStableEnvelopeId, stableEnvelopeId } from './ids';
 export type { SystemPhase } from './kernel-runtime';
+export { snapshotWorkCounts, type WorkCounts } from './work-counters';
 export type { ActorSystemApi, EnvelopeAuth, MessageSchemas, RequestOptions } from './kernel.types';
 export { LayeredDedupeStore, type LayeredDedupeStoreOptions } from './layered-dedupe-store';
 export { MemoryDedupeStore, type MemoryDedupeStoreOptions } from './memory-dedupe-store';

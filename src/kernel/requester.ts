@@ -2,10 +2,12 @@ import { Observable } from 'rxjs';
 import type { Envelope } from '../../schemas/envelope';
 import { AppError, isAppError, withMayHaveRun } from '../../schemas/errors';
 import type { Logger } from '../logging/logger';
+import { telemetry } from '../telemetry/tracing';
 import type { Transport } from '../transport/transport';
 import { assertAddress, assertType, BROADCAST_ADDRESS, CANCEL_TYPE, readReplyBody } from './envelopes';
 import type { RequestOptions } from './kernel.types';
 import { PendingAsk, PendingStream, PendingTable, type PendingEntry } from './pending-requests';
+import { workCounts } from './work-counters';
 
 /** What the requester needs from its system. */
 export interface RequesterDeps {
@@ -155,24 +157,54 @@ export class Requester {
   /** Sends the command of a pending request; a failure of the transport fails it with UNAVAILABLE. */
   private sendFor(entry: PendingEntry, envelope: Envelope, options: RequestOptions | undefined): void {
     let sent: Promise<void>;
+    workCounts.commands += 1;
     try {
-      sent = this.deps.transport.send(envelope, options?.alone ? ALONE : undefined);
+      sent = this.transmit(envelope, options);
     } catch (error) {
       sent = Promise.reject(error);
     }
     sent.then(undefined, (error: unknown) => this.pending.fail(entry, toUnavailable(error)));
   }
 
+  /**
+   * Hands a command to the transport. With tracing on, inside a producer span (the hop through
+   * the broker) whose context the envelope carries to the turn that handles it.
+   */
+  private transmit(envelope: Envelope, options: RequestOptions | undefined): Promise<void> {
+    const tracer = telemetry.tracer;
+    if (!tracer) return this.deps.transport.send(envelope, options?.alone ? ALONE : undefined);
+    const kind = envelope.to.slice(0, envelope.to.indexOf(':'));
+    return tracer.inSpan(
+      `send ${envelope.type}`,
+      {
+        kind: 'producer',
+        attributes: {
+          'messaging.system': this.deps.transport.name === 'amqp' ? 'rabbitmq' : 'in-process',
+          'messaging.destination.name': kind,
+          'messaging.operation.type': 'send',
+          'messaging.message.id': envelope.id,
+          'node.id': this.deps.nodeId,
+        },
+      },
+      (span) => {
+        envelope.traceparent = span.traceparent;
+        return this.deps.transport.send(envelope, options?.alone ? ALONE : undefined);
+      },
+    );
+  }
+
   /** Sends a command; any failure of the transport becomes UNAVAILABLE. */
   private async send(envelope: Envelope, options: RequestOptions | undefined): Promise<void> {
+    workCounts.commands += 1;
     try {
-      await this.deps.transport.send(envelope, options?.alone ? ALONE : undefined);
+      await this.transmit(envelope, options);
     } catch (error) {
       throw toUnavailable(error);
     }
   }
 
   private async publish(envelope: Envelope): Promise<void> {
+    workCounts.broadcasts += 1;
     try {
       await this.deps.transport.broadcast(envelope);
     } catch (error) {

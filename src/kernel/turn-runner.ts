@@ -1,6 +1,7 @@
 import type { ReplyBody } from '../../schemas/envelope';
 import { AppError, errors, isAppError, type ErrorBody } from '../../schemas/errors';
 import type { Logger } from '../logging/logger';
+import { telemetry } from '../telemetry/tracing';
 import type { Disposition, Verdict } from '../transport/transport';
 import type { AnyActorDefinition, MessageHandler } from './actor-definition';
 import type { Activation } from './activation';
@@ -8,7 +9,9 @@ import { errorReply } from './envelopes';
 import type { Invocation } from './invocation';
 import type { KernelRuntime } from './kernel-runtime';
 import type { MessageSchemas } from './kernel.types';
+import type { TurnCounts } from './actor-system.types';
 import { backoffDelay, type SupervisionPolicy } from './supervision';
+import { countTurn } from './work-counters';
 
 const RETRY = Symbol('retry');
 const DEADLINE_REPLY: ReplyBody = Object.freeze(errorReply(errors.deadline().toBody()));
@@ -25,6 +28,8 @@ const STREAM_DUPLICATE: ReplyBody = Object.freeze({
 export class TurnRunner {
   /** Deferred works running (all actors of this kind). */
   deferred = 0;
+  /** Turns concluded per outcome (metrics; plain increments on the hot path). */
+  readonly turns: TurnCounts = { ok: 0, error: 0, failed: 0, dropped: 0 };
   private readonly handlers: Record<string, MessageHandler<unknown, unknown>>;
 
   constructor(
@@ -37,9 +42,34 @@ export class TurnRunner {
     this.handlers = definition.handlers as Record<string, MessageHandler<unknown, unknown>>;
   }
 
-  /** A turn of a message that is new to the dedupe store. */
-  async run(activation: Activation<Invocation>, inv: Invocation): Promise<void> {
+  /**
+   * A turn of a message that is new to the dedupe store. With tracing on, a message that carries a
+   * trace context runs in a consumer span, child of its sender's: what the turn starts (its
+   * deferred work, the tool, store commands, sends to other actors) belongs to the same trace.
+   */
+  run(activation: Activation<Invocation>, inv: Invocation): Promise<void> {
+    const tracer = telemetry.tracer;
+    const parent = inv.envelope.traceparent;
+    if (!tracer || parent === undefined) return this.turn(activation, inv);
+    return tracer.inSpan(
+      inv.envelope.type,
+      {
+        kind: 'consumer',
+        parent,
+        attributes: {
+          'messaging.operation.type': 'process',
+          'messaging.message.id': inv.envelope.id,
+          'actor.kind': activation.kind,
+          'node.id': this.rt.nodeId,
+        },
+      },
+      () => this.turn(activation, inv),
+    );
+  }
+
+  private async turn(activation: Activation<Invocation>, inv: Invocation): Promise<void> {
     const { envelope } = inv;
+    countTurn(envelope.type);
     if (inv.cancelled || Date.now() >= envelope.deadline) {
       // The caller is gone: running it would only spend resources for nobody.
       this.conclude(inv, undefined, false);
@@ -232,6 +262,12 @@ export class TurnRunner {
   /** Records the outcome in the dedupe store (or forgets the claim) and closes the invocation. */
   private conclude(inv: Invocation, reply: ReplyBody | undefined, remember: boolean): void {
     const { id, replyTo } = inv.envelope;
+    if (!inv.finished) {
+      if (reply === undefined) this.turns.dropped++;
+      else if (reply.kind !== 'error' || reply === STREAM_DUPLICATE) this.turns.ok++;
+      else if (remember) this.turns.error++;
+      else this.turns.failed++;
+    }
     const kept = replyTo ? reply : undefined;
     const stored = remember ? this.rt.dedupe.complete(id, kept) : this.rt.dedupe.release(id);
     stored.then(undefined, (err: unknown) =>

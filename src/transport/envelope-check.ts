@@ -16,8 +16,23 @@ const TYPE_PATTERN = /^[a-z][a-zA-Z0-9_-]*(\.[a-zA-Z0-9_-]+)+$/;
  */
 export function readEnvelope(value: unknown): Envelope | undefined {
   if (!isEnvelope(value)) return undefined;
-  const { id, type, to, from, correlationId, replyTo, deadline, attempt, auth, body } = value;
-  return { v: 1, id, type, to, from, correlationId, replyTo, deadline, attempt, auth, body };
+  const { id, type, to, from, correlationId, replyTo, deadline, attempt, auth, traceparent, body } = value;
+  const envelope: Envelope = {
+    v: 1,
+    id,
+    type,
+    to,
+    from,
+    correlationId,
+    replyTo,
+    deadline,
+    attempt,
+    auth,
+    body,
+  };
+  // Only when present: envelopes without tracing keep the shape (and size) they always had.
+  if (traceparent !== undefined) envelope.traceparent = traceparent;
+  return envelope;
 }
 
 /**
@@ -28,7 +43,7 @@ export function readEnvelope(value: unknown): Envelope | undefined {
 export function isEnvelope(value: unknown): value is Envelope {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const e = value as Record<string, unknown>;
-  const { id, type, to, from, correlationId, replyTo, deadline, attempt, auth } = e;
+  const { id, type, to, from, correlationId, replyTo, deadline, attempt, auth, traceparent } = e;
   return !(
     e.v !== 1 ||
     typeof id !== 'string' ||
@@ -42,6 +57,7 @@ export function isEnvelope(value: unknown): value is Envelope {
     !isOptionalString(from, 256) ||
     !isOptionalString(correlationId, 200) ||
     !isOptionalString(replyTo, 200) ||
+    !isOptionalString(traceparent, 128) ||
     !Number.isSafeInteger(deadline) ||
     (deadline as number) < 0 ||
     !Number.isSafeInteger(attempt) ||

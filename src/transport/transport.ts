@@ -95,6 +95,18 @@ export interface Transport {
   status(): TransportStatus;
   /** Graceful stop: stop consuming, let turns in flight finish (bounded by `graceMs`), close. */
   stop(graceMs?: number): Promise<void>;
+  /**
+   * The command queue of each kind: messages waiting and consumers (metrics). Only transports
+   * with shared queues have it (AMQP); kinds without a queue are left out.
+   */
+  queueStats?(kinds: readonly string[]): Promise<QueueStat[]>;
+}
+
+/** One command queue's depth and consumers. */
+export interface QueueStat {
+  kind: string;
+  messages: number;
+  consumers: number;
 }
 
 /** `execution:exe_1` → `execution`. */

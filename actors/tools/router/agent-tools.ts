@@ -12,6 +12,7 @@ import {
 import { isToolAllowed, PLATFORM_PREFIX } from '../../../schemas/tools/primitives';
 import type { Services } from '../../../src/boot/services';
 import type { ActorContext } from '../../../src/kernel/actor-definition';
+import { telemetry } from '../../../src/telemetry/tracing';
 import type { AgentState, AgentToolHandlers } from '../../identity/agent.actor';
 import { accountsCollection } from '../../identity/accounts.collection';
 import { workspaceLookups } from '../../identity/agents-and-tokens';
@@ -324,7 +325,15 @@ export function createAgentToolHandlers(services: Services): AgentToolHandlers {
     );
     // Progress is wired before the tool starts (it reads `ctx.progress` as it begins).
     const progressed = body.progress === true ? followProgress(ctx, toolCtx) : undefined;
-    let work = run(target, body.input, toolCtx, record, started, ctx.signal);
+    const tracer = telemetry.tracer;
+    const go = () => run(target, body.input, toolCtx, record, started, ctx.signal);
+    let work = tracer
+      ? tracer.inSpan(
+          `tool ${route.tool}`,
+          { kind: 'internal', attributes: { 'tool.name': route.tool, 'tool.kind': target.kind } },
+          go,
+        )
+      : go();
     if (progressed) work = progressed(work);
     // The kernel takes the outcome when the turn ends; until then the rejection is handled here.
     const release = () => toolCtx.release();

@@ -17,6 +17,8 @@ import { AppError } from '../../../schemas/errors';
 export interface CachePort {
   /** `'redis'` or `'memory'`; a namespaced view reports its root's kind. */
   readonly kind: CacheKind;
+  /** Reads (`get`, each key of `mget`) that found a value or not, since start (metrics); a view shares its root's. */
+  readonly reads?: CacheReads;
 
   /** The value, or null when the key is missing or expired. */
   get(key: string): Promise<string | null>;
@@ -161,4 +163,21 @@ export function cacheUnavailable(detail: string, cause?: unknown): AppError {
 
 export function notAnInteger(key: string): AppError {
   return new AppError('INTERNAL_ERROR', 'cache.incr: the stored value is not an integer', { key });
+}
+
+/** Hits and misses of a cache's reads: two plain counters, bumped on every read. */
+export class CacheReads {
+  hits = 0;
+  misses = 0;
+
+  count<T>(value: T | null): T | null {
+    if (value === null) this.misses++;
+    else this.hits++;
+    return value;
+  }
+
+  countAll<T>(values: (T | null)[]): (T | null)[] {
+    for (const v of values) this.count(v);
+    return values;
+  }
 }

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { AppError } from '../../../schemas/errors';
 import {
+  CacheReads,
   INCR_ONCE_TTL_MS,
   RATE_LIMIT_BACKEND,
   cacheUnavailable,
@@ -51,6 +52,7 @@ const INTEGER = /^-?\d{1,16}$/;
  */
 export class MemoryCache implements CachePort, RateLimitCapable {
   readonly kind = 'memory' as const;
+  readonly reads = new CacheReads();
   private readonly entries = new Map<string, Entry>();
   private readonly maxEntries: number;
   private readonly maxBytes: number;
@@ -91,12 +93,12 @@ export class MemoryCache implements CachePort, RateLimitCapable {
 
   async get(key: string): Promise<string | null> {
     this.assertOpen();
-    return this.live(key, true)?.value ?? null;
+    return this.reads.count(this.live(key, true)?.value ?? null);
   }
 
   async mget(keys: readonly string[]): Promise<(string | null)[]> {
     this.assertOpen();
-    return keys.map((key) => this.live(key, true)?.value ?? null);
+    return keys.map((key) => this.reads.count(this.live(key, true)?.value ?? null));
   }
 
   async set(key: string, value: string, options: CacheSetOptions = {}): Promise<boolean> {

@@ -1,5 +1,6 @@
 import {
   RATE_LIMIT_BACKEND,
+  type CacheReads,
   type CacheIncrOptions,
   type CacheKind,
   type CacheListOptions,
@@ -17,12 +18,14 @@ import {
  */
 export class NamespacedCache implements CachePort, RateLimitCapable {
   readonly kind: CacheKind;
+  readonly reads: CacheReads | undefined;
 
   constructor(
     private readonly root: CachePort & RateLimitCapable,
     readonly prefix: string,
   ) {
     this.kind = root.kind;
+    this.reads = root.reads;
   }
 
   /** Builds a view over `root`, flattening nested views onto the same root. */

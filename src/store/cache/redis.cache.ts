@@ -4,6 +4,7 @@ import { AppError } from '../../../schemas/errors';
 import { silentLogger, type Logger } from '../../logging/logger';
 import { redactUrl } from '../redact-url';
 import {
+  CacheReads,
   INCR_ONCE_TTL_MS,
   RATE_LIMIT_BACKEND,
   cacheUnavailable,
@@ -80,6 +81,7 @@ export function escapeGlob(text: string): string {
  */
 export class RedisCache implements CachePort, RateLimitCapable {
   readonly kind = 'redis' as const;
+  readonly reads = new CacheReads();
   private closed = false;
   private lastError = 'not connected yet';
   private wasUp = false;
@@ -155,12 +157,12 @@ export class RedisCache implements CachePort, RateLimitCapable {
   }
 
   async get(key: string): Promise<string | null> {
-    return this.run('get', key, () => this.client.get(key));
+    return this.reads.count(await this.run('get', key, () => this.client.get(key)));
   }
 
   async mget(keys: readonly string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return [];
-    return this.run('mget', undefined, () => this.client.mget(...keys));
+    return this.reads.countAll(await this.run('mget', undefined, () => this.client.mget(...keys)));
   }
 
   async set(key: string, value: string, options: CacheSetOptions = {}): Promise<boolean> {

@@ -5,6 +5,7 @@ import { openPersistentStore, type PersistentStore } from './persistence/recover
 import { WireServer } from './server';
 
 export { embeddedClientOptions } from './client-options';
+export { commandCounts } from './commands/dispatch';
 
 /** Options of `startEmbeddedMongo`. */
 export interface EmbeddedMongoOptions {

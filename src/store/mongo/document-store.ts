@@ -3,6 +3,8 @@ import { MongoClient, type Db, type Document, type MongoClientOptions } from 'mo
 import type { z } from 'zod';
 import { AppError } from '../../../schemas/errors';
 import { silentLogger, type Logger } from '../../logging/logger';
+import { traceMongoCommands } from '../../telemetry/mongo-command-spans';
+import { telemetry } from '../../telemetry/tracing';
 import { redactUrl } from '../redact-url';
 import type { BaseDocument, CollectionDefinition } from './collection-definition';
 import { ensureIndexes, type IndexReport } from './ensure-indexes';
@@ -149,7 +151,14 @@ export async function connectDocumentStore(options: DocumentStoreOptions): Promi
   const endpoint = redactUrl(options.url);
   let client: MongoClient;
   try {
-    client = new MongoClient(options.url, { ...DEFAULT_CLIENT_OPTIONS, ...options.clientOptions });
+    // Tracing on: the driver reports its commands, each becomes a span (off: no monitoring at all).
+    const tracer = telemetry.tracer;
+    client = new MongoClient(options.url, {
+      ...DEFAULT_CLIENT_OPTIONS,
+      ...options.clientOptions,
+      ...(tracer ? { monitorCommands: true } : {}),
+    });
+    if (tracer) traceMongoCommands(client, tracer);
   } catch (err) {
     // The parser's message may quote the URL, password included: keep it out of the error.
     throw new AppError('INTERNAL_ERROR', 'invalid document store URL', { reason: (err as Error).name });

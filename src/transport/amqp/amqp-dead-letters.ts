@@ -52,6 +52,21 @@ export function countMessages(model: ChannelModel, queue: string): Promise<numbe
   return withChannel(model, 0, async (channel) => (await channel.checkQueue(queue)).messageCount);
 }
 
+/** Messages ready and consumers of a queue (undefined when it does not exist). */
+export function queueInfo(
+  model: ChannelModel,
+  queue: string,
+): Promise<{ messages: number; consumers: number } | undefined> {
+  return withChannel<{ messages: number; consumers: number } | undefined>(
+    model,
+    undefined,
+    async (channel) => {
+      const q = await channel.checkQueue(queue);
+      return { messages: q.messageCount, consumers: q.consumerCount };
+    },
+  );
+}
+
 /**
  * Reads up to `max` messages of a queue without removing them. A message holding a batch of
  * commands yields one dead letter per command (so the result may hold more than `max`).

@@ -5,7 +5,7 @@ import { silentLogger, type Logger } from '../../logging/logger';
 import { AckBatcher } from './amqp-acks';
 import { CommandBatcher, DEFAULT_BATCH_MAX } from './amqp-command-batches';
 import { decodeEnvelope, encodeEnvelope, readReplyMessage } from './amqp-codec';
-import { countMessages, peekMessages, type DeadLetter } from './amqp-dead-letters';
+import { countMessages, queueInfo, peekMessages, type DeadLetter } from './amqp-dead-letters';
 import type { AmqpTransportOptions } from './amqp-options';
 import { AmqpConnection, messageOf, redactUrl } from './amqp-connection';
 import { handleDelivery } from './amqp-consumer';
@@ -19,6 +19,7 @@ import {
   kindOf,
   type CommandHandler,
   type EnvelopeListener,
+  type QueueStat,
   type SendHints,
   type Transport,
   type TransportStatus,
@@ -261,6 +262,21 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   async deadLetterCount(kind: string): Promise<number> {
     if (!this.link) throw this.unavailable();
     return countMessages(this.link.model, this.names.deadLetterQueue(kind));
+  }
+
+  /**
+   * Messages ready and consumers of the command queue of each kind (metrics). One short-lived
+   * channel per queue, one queue after the other: a handful of broker calls per scrape.
+   */
+  async queueStats(kinds: readonly string[]): Promise<QueueStat[]> {
+    const link = this.link;
+    if (!link) throw this.unavailable();
+    const out: QueueStat[] = [];
+    for (const kind of kinds) {
+      const info = await queueInfo(link.model, this.names.commandQueue(kind));
+      if (info) out.push({ kind, ...info });
+    }
+    return out;
   }
 
   /** Reads up to `max` dead letters of a kind without removing them. */

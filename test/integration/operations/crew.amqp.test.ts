@@ -166,6 +166,7 @@ describeWithService('amqp', 'the crew over RabbitMQ', (amqpUrl) => {
       expect(cron.status).toBe(200);
       expect(cron.body.result.ran.map((r: Loose) => r.duty).sort()).toEqual([
         'execution-lease-sweeper',
+        'notification-retention',
         'social-publisher',
         'vault-grant-expiry',
       ]);

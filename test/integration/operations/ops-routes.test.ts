@@ -81,6 +81,7 @@ describe('GET /api/ops/crew', () => {
           'runtime:http-egress',
           'runtime:connectors',
           'duty:execution-lease-sweeper',
+          'duty:notification-retention',
           'duty:vault-grant-expiry',
         ]),
       );
@@ -93,7 +94,12 @@ describe('GET /api/ops/crew', () => {
         expect.objectContaining({
           nodeId: node,
           role: 'all',
-          duties: ['execution-lease-sweeper', 'social-publisher', 'vault-grant-expiry'],
+          duties: [
+            'execution-lease-sweeper',
+            'notification-retention',
+            'social-publisher',
+            'vault-grant-expiry',
+          ],
         }),
       ]);
     }
@@ -158,6 +164,7 @@ describe('POST /api/ops/crew/cron', () => {
       const ran = res.body.result.ran as Array<{ duty: string; ok: boolean; items: number; ms: number }>;
       expect(ran.map((r) => r.duty).sort()).toEqual([
         'execution-lease-sweeper',
+        'notification-retention',
         'social-publisher',
         'vault-grant-expiry',
       ]);

@@ -50,7 +50,10 @@ export const realMongoTarget: DocumentTargetFactory = {
 };
 
 /** Runs `fn` once per reachable document server, with a fresh store for the block. */
-export function describeEachDocumentStore(title: string, fn: (get: () => DocumentStore) => void): void {
+export function describeEachDocumentStore(
+  title: string,
+  fn: (get: () => DocumentStore, target: string) => void,
+): void {
   for (const factory of [embeddedTarget, realMongoTarget]) {
     const block = factory.skip ? describe.skip : describe;
     block(`${title} [${factory.name}]${factory.skip ? ` (${factory.skip}: skipped)` : ''}`, () => {
@@ -61,7 +64,7 @@ export function describeEachDocumentStore(title: string, fn: (get: () => Documen
       afterAll(async () => {
         await target?.cleanup();
       });
-      fn(() => (target as DocumentTarget).store);
+      fn(() => (target as DocumentTarget).store, factory.name);
     });
   }
 }

@@ -88,6 +88,12 @@ function checkEnvelope(cmd: Document): void {
 }
 
 /**
+ * Commands run by the embedded servers of this process since it started, by name (`insert`,
+ * `update`, `find`, `findAndModify`…): what benchmarks report as document work per request.
+ */
+export const commandCounts: Record<string, number> = Object.create(null) as Record<string, number>;
+
+/**
  * Runs one command and always produces a reply: a result, or `{ ok: 0, errmsg, code, codeName }`.
  * `lsid`, `$db`, `$clusterTime`, `$readPreference`, `readConcern` (except snapshot),
  * `writeConcern` (w <= 1 or majority; every write is journaled anyway), `comment` and
@@ -95,6 +101,7 @@ function checkEnvelope(cmd: Document): void {
  */
 export function runCommand(req: CommandRequest): CommandReply | Promise<CommandReply> {
   const name = commandName(req.cmd);
+  if (name !== undefined) commandCounts[name] = (commandCounts[name] ?? 0) + 1;
   try {
     if (name === undefined) throw fail(ErrorCodes.FailedToParse, 'empty command document');
     const handler = COMMANDS[name];

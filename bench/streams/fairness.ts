@@ -1,0 +1,56 @@
+import type { Pool } from 'undici';
+import { readSse } from './http-client';
+import { runIntentStreams, type IntentFigures } from './intent-streams';
+
+/** One client's burst and another client's single stream sent just after it. */
+export interface FairnessFigures {
+  burst: IntentFigures;
+  /** The other client's stream: from sending it to its first event and to `done`, ms. */
+  single: { firstEventMs: number; doneMs: number; ok: boolean };
+}
+
+/**
+ * Client A sends `streams` intent streams at once; client B (another account) sends one, just
+ * after A's are all sent. Admission is fair when B's stream does not wait behind A's burst: its
+ * first event comes about as soon as A's first ones, not after A's last.
+ */
+export async function runFairness(
+  pool: Pool,
+  tokenA: string,
+  tokenB: string,
+  streams: number,
+  message: string,
+): Promise<FairnessFigures> {
+  const burst = runIntentStreams(pool, tokenA, streams, message);
+  // A's requests are all handed to the pool in the same tick; B's goes right after them.
+  await new Promise((r) => setImmediate(r));
+  const sentAt = Date.now();
+  let firstEventMs = Number.NaN;
+  let doneMs = Number.NaN;
+  let ok = false;
+  try {
+    const res = await pool.request({
+      method: 'POST',
+      path: '/api/studio/intent/stream',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${tokenB}`,
+        accept: 'text/event-stream',
+      },
+      body: JSON.stringify({ message, sessionId: 'bench-streams-fair' }),
+      signal: AbortSignal.timeout(120_000),
+    });
+    if (res.statusCode === 200) {
+      await readSse(res.body, (e) => {
+        if (Number.isNaN(firstEventMs)) firstEventMs = e.receivedAt - sentAt;
+        if (e.event === 'done') {
+          doneMs = e.receivedAt - sentAt;
+          ok = (e.data as { status?: string }).status === 'COMPLETED';
+        }
+      });
+    } else await res.body.text();
+  } catch {
+    ok = false;
+  }
+  return { burst: await burst, single: { firstEventMs, doneMs, ok } };
+}
