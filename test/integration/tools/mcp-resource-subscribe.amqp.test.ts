@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { startRuntime, type Runtime } from '../../../src/boot/runtime';
 import { loadConfig } from '../../../src/config/load-config';
@@ -9,6 +6,7 @@ import { silentLogger } from '../../../src/logging/logger';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/store/embedded-mongo';
 import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
+import { signupBearer, tempDirs } from '../../support/cluster-fixtures';
 import { sseMessages } from '../../support/sse-reader';
 import { describeWithService } from '../../support/services';
 
@@ -21,16 +19,12 @@ describeWithService('amqp', 'MCP resources/subscribe across nodes', (amqpUrl) =>
   describeWithService('redis', 'with a shared Redis cache', (redisUrl) => {
     const prefix = uniqueAmqpPrefix();
     const suffix = randomBytes(4).toString('hex');
-    const dirs: string[] = [];
+    const dirs = tempDirs('mcps');
     const nodes: Runtime[] = [];
     let mongo: EmbeddedMongo;
     let token: string;
 
-    const tmp = (name: string) => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ars-mcps-${name}-`));
-      dirs.push(dir);
-      return dir;
-    };
+    const tmp = dirs.make;
 
     beforeAll(async () => {
       mongo = await startEmbeddedMongo({ dir: tmp('mongo') });
@@ -51,16 +45,7 @@ describeWithService('amqp', 'MCP resources/subscribe across nodes', (amqpUrl) =>
           ),
         );
       }
-      const signup = await request(nodes[0].http!.url)
-        .post('/api/signup')
-        .send({
-          email: `mcps-${suffix}@example.com`,
-          password: 'correct horse battery',
-          accountType: 'retail',
-          selectedPlan: 'retail_pro',
-        });
-      expect(signup.status).toBe(201);
-      token = signup.body.credentials.bearerToken as string;
+      token = await signupBearer(nodes[0].http!.url, `mcps-${suffix}@example.com`);
     }, 90_000);
 
     afterAll(async () => {
@@ -68,7 +53,7 @@ describeWithService('amqp', 'MCP resources/subscribe across nodes', (amqpUrl) =>
       for (const r of nodes) await r.stop().catch(() => undefined);
       await mongo?.close();
       await deleteClusterTopology(amqpUrl, prefix, { kinds, nodeIds: nodes.map((r) => r.config.NODE_ID) });
-      for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+      dirs.removeAll();
     }, 60_000);
 
     it('a subscribe at node 1 is heard on the session stream open at node 2', async () => {

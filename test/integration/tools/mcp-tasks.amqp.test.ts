@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { executionsCollection } from '../../../actors/executions/executions.collection';
@@ -12,6 +10,7 @@ import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { eventually } from '../../support/async';
 import { killAllChildren, startChild } from '../../support/child-process';
+import { signupBearer, tempDirs } from '../../support/cluster-fixtures';
 import { sseMessages } from '../../support/sse-reader';
 import { describeWithService } from '../../support/services';
 
@@ -26,7 +25,7 @@ const WORKER = path.join(__dirname, '../executions/support/runtime-worker.child.
 describeWithService('amqp', 'MCP tasks over RabbitMQ (two front doors)', (amqpUrl) => {
   const prefix = uniqueAmqpPrefix();
   const suffix = randomBytes(4).toString('hex');
-  const dirs: string[] = [];
+  const dirs = tempDirs('mcpt');
   const runtimes: Runtime[] = [];
   let mongo: EmbeddedMongo;
   let shared: Record<string, string>;
@@ -34,11 +33,7 @@ describeWithService('amqp', 'MCP tasks over RabbitMQ (two front doors)', (amqpUr
   let token: string;
   let child: ReturnType<typeof startChild>;
 
-  const tmp = (name: string) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ars-mcpt-${name}-`));
-    dirs.push(dir);
-    return dir;
-  };
+  const tmp = dirs.make;
   const boot = async (role: 'api' | 'worker', nodeId: string, env: Record<string, string> = {}) => {
     const runtime = await startRuntime(
       loadConfig({ ...shared, ...env, ROLE: role, NODE_ID: nodeId, DATA_DIR: tmp(role), PORT: '0' }),
@@ -72,16 +67,7 @@ describeWithService('amqp', 'MCP tasks over RabbitMQ (two front doors)', (amqpUr
     });
     await child.waitForMessage<{ event: string }>((m) => m.event === 'ready', 'the worker child', 30_000);
     fronts = [await boot('api', `mcpt-api1-${suffix}`), await boot('api', `mcpt-api2-${suffix}`)];
-    const signup = await request(fronts[0].http!.url)
-      .post('/api/signup')
-      .send({
-        email: `mcpt-${suffix}@example.com`,
-        password: 'correct horse battery',
-        accountType: 'retail',
-        selectedPlan: 'retail_pro',
-      });
-    expect(signup.status).toBe(201);
-    token = signup.body.credentials.bearerToken as string;
+    token = await signupBearer(fronts[0].http!.url, `mcpt-${suffix}@example.com`);
   }, 90_000);
 
   afterAll(async () => {
@@ -91,7 +77,7 @@ describeWithService('amqp', 'MCP tasks over RabbitMQ (two front doors)', (amqpUr
     for (const r of runtimes) await r.stop().catch(() => undefined);
     await mongo?.close();
     await deleteClusterTopology(amqpUrl, prefix, { kinds, nodeIds });
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    dirs.removeAll();
   }, 60_000);
 
   let ids = 0;
