@@ -66,9 +66,28 @@ export interface VaultClient {
 /** Every answer any harness client saw in this test file. */
 export const seen: Seen[] = [];
 
-export function clientFor(baseUrl: () => string): VaultClient {
-  const record = async (req: request.Test, reveals = false) => {
-    const res = await req;
+export interface ClientOptions {
+  /**
+   * Sends a request again when it was refused with 503 and `mayHaveRun: false` (the command never
+   * left this node, e.g. during a broker reconnect): that answer is documented as safe to retry,
+   * and a cluster test that is not about outages should not fail on one.
+   */
+  retryUnsent?: boolean;
+}
+
+const UNSENT_RETRIES = 40;
+const UNSENT_PAUSE_MS = 250;
+
+export function clientFor(baseUrl: () => string, options: ClientOptions = {}): VaultClient {
+  const record = async (make: () => request.Test, reveals = false) => {
+    let req = make();
+    let res = await req;
+    for (let i = 0; options.retryUnsent && i < UNSENT_RETRIES; i++) {
+      if (res.status !== 503 || res.body?.mayHaveRun !== false) break;
+      await new Promise((r) => setTimeout(r, UNSENT_PAUSE_MS));
+      req = make();
+      res = await req;
+    }
     const ok = res.status >= 200 && res.status < 300;
     seen.push({ url: req.url, status: res.status, text: res.text ?? '', reveals: reveals && ok });
     return res;
@@ -78,15 +97,19 @@ export function clientFor(baseUrl: () => string): VaultClient {
   return {
     // Minting a runtime credential is its one-time reveal.
     post: (url, auth, body = {}) =>
-      record(withAuth(request(baseUrl()).post(url), auth).send(body), url === '/api/sdk/credentials'),
-    get: (url, auth) => record(withAuth(request(baseUrl()).get(url), auth)),
-    patch: (url, auth, body) => record(withAuth(request(baseUrl()).patch(url), auth).send(body)),
-    del: (url, auth, body) => {
-      const req = withAuth(request(baseUrl()).delete(url), auth);
-      return record(body ? req.send(body) : req);
-    },
+      record(() => withAuth(request(baseUrl()).post(url), auth).send(body), url === '/api/sdk/credentials'),
+    get: (url, auth) => record(() => withAuth(request(baseUrl()).get(url), auth)),
+    patch: (url, auth, body) => record(() => withAuth(request(baseUrl()).patch(url), auth).send(body)),
+    del: (url, auth, body) =>
+      record(() => {
+        const req = withAuth(request(baseUrl()).delete(url), auth);
+        return body ? req.send(body) : req;
+      }),
     consume: (auth, body) =>
-      record(withAuth(request(baseUrl()).post('/api/vault/runtime-grants/consume'), auth).send(body), true),
+      record(
+        () => withAuth(request(baseUrl()).post('/api/vault/runtime-grants/consume'), auth).send(body),
+        true,
+      ),
   };
 }
 
