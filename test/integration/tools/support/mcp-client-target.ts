@@ -1,0 +1,31 @@
+import { startTestMcpServer, type TestMcpServer } from '../../connectors/support/test-mcp-server';
+import type { ScenarioTarget } from './mcp-client-scenarios';
+import { addConnector, signupAccount, startSlowUpstream } from './mcp-sdk-clients';
+import { startRouterHarness, type RouterHarness } from './router-harness';
+
+/**
+ * One runtime in this process for the SDK client suites: loopback HTTP allowed (the slow upstream
+ * and the connector's server are local), an enterprise account with the connector `memo`.
+ */
+export async function startInProcessTarget(): Promise<{ target: ScenarioTarget; stop(): Promise<void> }> {
+  const h: RouterHarness = await startRouterHarness({}, { ALLOW_LOOPBACK_HTTP: 'true' });
+  const server: TestMcpServer = await startTestMcpServer();
+  const slow = await startSlowUpstream();
+  const token = await signupAccount(h.url);
+  await addConnector(h.url, token, 'memo', server.url);
+  return {
+    target: {
+      url: h.url,
+      laterUrl: h.url,
+      token,
+      slowUrl: slow.url,
+      connector: 'memo',
+      busy: () => h.runtime.work.inFlight() > 0,
+    },
+    async stop() {
+      await h.stop();
+      await server.stop().catch(() => undefined);
+      await slow.close();
+    },
+  };
+}
