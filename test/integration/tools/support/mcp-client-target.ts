@@ -5,10 +5,13 @@ import { startRouterHarness, type RouterHarness } from './router-harness';
 
 /**
  * One runtime in this process for the SDK client suites: loopback HTTP allowed (the slow upstream
- * and the connector's server are local), an enterprise account with the connector `memo`.
+ * and the connector's server are local), an enterprise account with the connector `memo`. `env`:
+ * more configuration (e.g. a known PORT and its PUBLIC_BASE_URL, for OAuth clients).
  */
-export async function startInProcessTarget(): Promise<{ target: ScenarioTarget; stop(): Promise<void> }> {
-  const h: RouterHarness = await startRouterHarness({}, { ALLOW_LOOPBACK_HTTP: 'true' });
+export async function startInProcessTarget(
+  env: Record<string, string> = {},
+): Promise<{ target: ScenarioTarget; harness: RouterHarness; stop(): Promise<void> }> {
+  const h: RouterHarness = await startRouterHarness({}, { ALLOW_LOOPBACK_HTTP: 'true', ...env });
   const server: TestMcpServer = await startTestMcpServer();
   const slow = await startSlowUpstream();
   const token = await signupAccount(h.url);
@@ -22,6 +25,7 @@ export async function startInProcessTarget(): Promise<{ target: ScenarioTarget; 
       connector: 'memo',
       busy: () => h.runtime.work.inFlight() > 0,
     },
+    harness: h,
     async stop() {
       await h.stop();
       await server.stop().catch(() => undefined);
