@@ -1,3 +1,4 @@
+import { appInstallUndoer } from '../../actors/apps/app-install-undoer';
 import { createAppsService } from '../../actors/apps/apps.service';
 import { createConnectorsService } from '../../actors/connectors/connectors';
 import { createExecutionsService } from '../../actors/executions/executions';
@@ -133,7 +134,7 @@ export function buildServices(
   // Installed skills' capabilities are tools `platform.skill.<slug>.<capability>` (docs/skills.md).
   s.toolRouter.resolvers.skill = s.skills.tools;
   // Effects and execution types of the domains that record their work as executions.
-  s.executions.undoers.register(memoryUndoer);
+  s.executions.undoers.register(memoryUndoer).register(appInstallUndoer);
   for (const runner of [
     ...studioRunners,
     skillUseRunner,
