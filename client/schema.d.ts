@@ -951,6 +951,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's library: each app it installed, in the workspace of its install, with the devices it is on */
+        get: operations["getApiAppsLibrary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apps/activity": {
         parameters: {
             query?: never;
@@ -5889,6 +5906,44 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    getApiAppsLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        library: {
+                            slug: string;
+                            name: string | null;
+                            workspaceId: string;
+                            devices: {
+                                /** @enum {string} */
+                                target: "android" | "ios" | "desktop" | "pwa";
+                                version: string;
+                                installedAt: string;
+                            }[];
+                            addedAt: string;
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             default: components["responses"]["ErrorDefault"];
         };
     };

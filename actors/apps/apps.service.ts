@@ -83,7 +83,7 @@ export function createAppsService(
     catalog,
     installer,
     updater: new AppUpdater({ apps, installations, installer, readiness, effects }),
-    devices: new AppDevices({ installer, effects, library }),
+    devices: new AppDevices({ installer, effects, library, apps }),
     ratings: new AppRatings({ apps, installations, catalog, effects, onChange }),
     discovery,
     effects,
