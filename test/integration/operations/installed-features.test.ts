@@ -106,6 +106,12 @@ describe('installed skills and apps as crew features', () => {
     expect(pub.body.coverage.items).toBeUndefined();
     expect(pub.body.summary.byKind).toMatchObject({ skill: 2, app: 1 });
     expect(pub.body.summary.byKind.actor).toBeGreaterThan(0);
+
+    // Failover takes their slugs: no standby on one node (409); one not installed is unknown (404).
+    const failover = (featureSlug: string) =>
+      h.api.post('/api/ops/crew/failover', `Bearer ${ADMIN_TOKEN}`, { featureSlug, reason: 'drill' });
+    expect((await failover('skill:http-json-fetch')).status).toBe(409);
+    expect((await failover('app:not-installed-anywhere')).status).toBe(404);
   }, 60_000);
 });
 
