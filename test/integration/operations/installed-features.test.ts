@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { appInstallationsCollection } from '../../../actors/apps/apps.collection';
-import { updateNotificationId } from '../../../actors/apps/app-update-refresh';
+import { appInstallationsCollection, appsCollection } from '../../../actors/apps/apps.collection';
+import { createAppUpdateRefresh, updateNotificationId } from '../../../actors/apps/app-update-refresh';
+import { NotificationsRepo } from '../../../actors/notifications/notifications.repo';
 import { notificationsCollection } from '../../../actors/notifications/notifications.collection';
 import { waitFor } from '../../support/async';
 import { startVaultHarness, type Account, type VaultHarness } from '../vault/support/vault-harness';
@@ -164,5 +165,58 @@ describe('the app-update-refresh duty', () => {
     expect(after).toMatchObject({ installedVersion: '1.2.0' });
     expect(after!.updateAvailableVersion).toBeUndefined();
     expect(await updateNotes()).toHaveLength(2);
+  }, 60_000);
+});
+
+describe('a bounded pass', () => {
+  it('marks at most maxItems per run and walks every app over the runs, notifying once each', async () => {
+    const slugs = [0, 1, 2].map((i) => `bounded-${i}-${suffix}`);
+    const publishOne = (s: string, version: string) =>
+      h.api.post('/api/apps', dev.auth, {
+        slug: s,
+        name: `Bounded ${s}`,
+        category: 'Data',
+        description: 'One of three.',
+        manifest: {
+          version,
+          entrypoint: 'index.html',
+          distribution: { webUrl: 'https://apps.example.com/b' },
+        },
+      });
+    for (const s of slugs) {
+      expect((await publishOne(s, '1.0.0')).status).toBe(201);
+      expect((await h.api.post('/api/apps/install', user.auth, { slug: s })).status).toBe(201);
+      expect((await publishOne(s, '2.0.0')).status).toBe(200);
+    }
+    const { documents } = h.runtime;
+    const pass = createAppUpdateRefresh({
+      apps: documents.repository(appsCollection),
+      installations: documents.repository(appInstallationsCollection),
+      notifications: new NotificationsRepo(documents),
+      maxApps: 2,
+      maxItems: 1,
+    });
+    const installations = documents.repository(appInstallationsCollection);
+    const marked = async () =>
+      (await installations.find({ accountId: user.accountId, slug: { $in: slugs } })).filter(
+        (d) => d.updateAvailableVersion === '2.0.0',
+      ).length;
+    let runs = 0;
+    while ((await marked()) < slugs.length) {
+      const items = await pass();
+      expect(items).toBeLessThanOrEqual(1);
+      runs += 1;
+      // Every published app is walked within a bounded number of runs.
+      expect(runs).toBeLessThan(100);
+    }
+    expect(runs).toBeGreaterThanOrEqual(slugs.length);
+    // A full walk more: nothing new, one notification per app.
+    for (let i = 0; i < 20; i++) expect(await pass()).toBe(0);
+    const notes = await documents
+      .repository(notificationsCollection)
+      .find({ accountId: user.accountId, title: { $regex: '^Update available: Bounded' } });
+    expect(notes.map((n) => n.title).sort()).toEqual(
+      slugs.map((s) => `Update available: Bounded ${s} 2.0.0`),
+    );
   }, 60_000);
 });
