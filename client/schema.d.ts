@@ -7894,12 +7894,49 @@ export interface operations {
                 content: {
                     "application/json": {
                         summary: {
+                            features: number;
+                            fullyCovered: number;
+                            degraded: number;
+                            uncovered: number;
+                            nodes: number;
+                            byKind: {
+                                actor: number;
+                                runtime: number;
+                                duty: number;
+                                skill: number;
+                                app: number;
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                         settings: {
                             [key: string]: unknown;
                         };
                         coverage: {
+                            /** @enum {string} */
+                            status: "fullyCovered" | "degraded" | "uncovered";
+                            items?: ({
+                                featureSlug: string;
+                                /** @enum {string} */
+                                kind: "actor" | "runtime" | "duty" | "skill" | "app";
+                                /** @enum {string} */
+                                coverage: "fullyCovered" | "degraded" | "uncovered";
+                                active: {
+                                    nodeId: string;
+                                    heartbeatAgeMs: number;
+                                } | null;
+                                standby: {
+                                    nodeId: string;
+                                    heartbeatAgeMs: number;
+                                } | null;
+                                uses?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            nodes?: {
+                                [key: string]: unknown;
+                            }[];
+                        } & {
                             [key: string]: unknown;
                         };
                         requiresAuthForDetails: boolean;

@@ -12,7 +12,7 @@ import { skillUseRunner } from '../../actors/skills/skill-use.runner';
 import { createSkillsService } from '../../actors/skills/skills.service';
 import { createSocialService } from '../../actors/social/social.service';
 import { collectionDefinitions } from '../../actors/collections';
-import { createCrew, createMetrics } from '../../actors/operations/operations';
+import { createCrew, createInstalledFeatures, createMetrics } from '../../actors/operations/operations';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { PLATFORM_TOOLS } from '../../actors/tools/platform-tools';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
@@ -156,9 +156,21 @@ export function buildServices(
   s.crew = createCrew(services, {
     hostsActors,
     vaultSweepIntervalMs: options.vault?.sweepIntervalMs,
-    duties: [...(s.social ? [s.social.duty] : []), ...(options.crew?.duties ?? [])],
+    duties: [
+      // Installations behind their app's latest version: marked, and their accounts notified.
+      {
+        name: 'app-update-refresh',
+        intervalMs: config.APP_UPDATE_REFRESH_INTERVAL_MS,
+        run: () => s.apps!.refreshUpdates(),
+      },
+      ...(s.social ? [s.social.duty] : []),
+      ...(options.crew?.duties ?? []),
+    ],
     collections: collectionDefinitions,
     seeds: { skills: () => s.skills!.seed(), apps: () => s.apps!.seed() },
+    // The installed catalog skills and apps are features too, each needing the runtime functions
+    // it uses (read from the installations on a heartbeat, every few beats).
+    installed: createInstalledFeatures(documents),
   });
   onClose(() => s.crew!.stop());
   return Object.freeze(services);
