@@ -39,6 +39,9 @@ export const oauthRevokeRoute: RouteModule<OAuthRouteServices> = (router, deps) 
       if (!client) {
         return oauthError(res, new OAuthError('invalid_client', 'Unknown or missing client_id', 401));
       }
+      if (typeof raw.token !== 'string' || raw.token === '') {
+        return oauthError(res, new OAuthError('invalid_request', 'token is required'));
+      }
       const parsed = OAuthRevokeBodySchema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
