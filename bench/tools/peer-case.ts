@@ -174,7 +174,7 @@ export function peerMarkdown(
 The same MCP client (autocannon, ${settings.connections} connections, the service cases' 50 agents' tokens) sends
 JSON-RPC \`tools/call\` of \`mem_set\` and \`mem_get\` alternating, in the stateless ${PEER_PROTOCOL_VERSION} form (the
 \`_meta\` envelope in each request; \`MCP-Protocol-Version\`, \`Mcp-Method\`, \`Mcp-Name\` headers; JSON
-answers), to three servers in turn: ${settings.rounds} rounds × ${settings.seconds} s each, the order alternating. The peer
+answers), to three servers in turn: ${settings.rounds} round${settings.rounds === 1 ? '' : 's'} × ${settings.seconds} s each, the order alternating. The peer
 is \`createMcpHandler\` of \`@modelcontextprotocol/server\` 2.4.0 (a fresh \`McpServer\` per request,
 \`responseMode: 'json'\`) on plain \`node:http\`, its two tools (zod input schemas) making the same Redis
 call as ours (one SET EX, one GET, auto-pipelining) after the same bearer check as the bare reference
