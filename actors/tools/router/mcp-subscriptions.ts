@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Principal } from '../../../schemas/auth';
+import { isAppError } from '../../../schemas/errors';
 import type { ActorSystemApi } from '../../../src/kernel';
 import { acceptsEventStream, McpEventStream } from '../../../src/http/mcp/event-stream';
 import { isObject, JSON_RPC_ERRORS, rpcError } from '../../../src/http/mcp/json-rpc-messages';
@@ -72,8 +73,10 @@ export async function listen(
     try {
       if (upstream && (await upstream(uri))) federated.add(uri);
       else paths.set(bare(pathOfUri(uri)), uri);
-    } catch {
-      return invalid(`Not a resource of this server: ${uri.slice(0, 200)}`);
+    } catch (err) {
+      // A reachable connector that could not subscribe says why (down, refused…).
+      const why = isAppError(err) && err.code !== 'NOT_FOUND' ? `: ${err.message.slice(0, 300)}` : '';
+      return invalid(`Not a resource of this server: ${uri.slice(0, 200)}${why}`);
     }
   }
   const taskIds = wanted.taskIds ?? [];
