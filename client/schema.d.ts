@@ -1476,6 +1476,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Token revocation (RFC 7009): a refresh or access token ends its whole grant; unknown tokens are 200 too */
+        post: operations["postOauthRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/social/platforms": {
         parameters: {
             query?: never;
@@ -8120,6 +8137,7 @@ export interface operations {
                         authorization_endpoint: string;
                         token_endpoint: string;
                         registration_endpoint: string;
+                        revocation_endpoint: string;
                         code_challenge_methods_supported: string[];
                     } & {
                         [key: string]: unknown;
@@ -8335,6 +8353,57 @@ export interface operations {
             };
             /** @description invalid_grant, invalid_request… */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    postOauthRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: string;
+                    token_type_hint?: string;
+                    client_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Revoked, or nothing to revoke (unknown, expired or another client’s token) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request: no token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description invalid_client: unknown or missing client_id */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

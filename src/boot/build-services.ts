@@ -89,7 +89,7 @@ export function buildServices(
   );
   onClose(() => s.toolRouter!.close());
   // MCP connector sessions (and their child processes) end after the actors have stopped.
-  s.connectors = createConnectorsService(config, logger, system, options.connectors);
+  s.connectors = createConnectorsService(config, logger, system, options.connectors, documents);
   onClose(() => s.connectors!.close());
   s.toolRouter.resolvers.connector = s.connectors.tools;
   s.toolRouter.resolvers.connectorCatalog = s.connectors.catalog;
