@@ -130,3 +130,21 @@ export function guessContentType(path: string, encoding: ContentEncoding): strin
   const known = dot > 0 ? TYPES.get(name.slice(dot + 1).toLowerCase()) : undefined;
   return known ?? (encoding === 'utf8' ? 'text/plain' : 'application/octet-stream');
 }
+
+/** Cuts UTF-8 bytes at `max` without splitting a character. */
+export function utf8Prefix(bytes: Buffer, max: number): Buffer {
+  if (bytes.length <= max) return bytes;
+  let end = max;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end);
+}
+
+/** Whether the bytes are valid UTF-8 (a preview shows text only then). */
+export function isUtf8(bytes: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -3,7 +3,6 @@ import {
   FILE_LIMITS,
   type ContentEncoding,
   type FileChange,
-  type FileDocument,
   type FileScope,
   type FileVisibility,
 } from '../../schemas/documents/file';
@@ -11,7 +10,7 @@ import type { FileEntry, FsListResult, FsReadResult } from '../../schemas/tools/
 import type { DocumentStore, IndexReport } from '../../src/store/mongo';
 import { decodeContent, encodeContent, guessContentType } from './file-content';
 import { listDirectory, listFileVersions, listVisibleFiles } from './file-listing';
-import { checkVisibility, ownerSpace, type FileViewer, type OwnerSpace } from './file-scope';
+import { checkVisibility, ownerSpace, type FileViewer } from './file-scope';
 import type {
   DeleteFileResult,
   FileChangeResult,
@@ -25,6 +24,8 @@ import type {
   WriteFileInput,
   WriteFileResult,
 } from './file-store.types';
+import { renameFile } from './file-rename';
+import { deleteFileDoc, restoreFileVersion, type RestoreVersionInput } from './file-restore';
 import { fileEntry, filePath } from './file-views';
 import { filesCollections } from './files.collection';
 import { FilesRepo, checkExpected, isDirectoryError, notFound, versionNotKept } from './files.repo';
@@ -154,7 +155,7 @@ export class FileStore {
     const path = filePath(input.path);
     const doc = await this.repo.requireLive(space, path);
     checkExpected(path, doc, input.expectedVersion);
-    const result = await this.deleteDoc(space, path, doc);
+    const result = await deleteFileDoc(this.repo, space, path, doc);
     this.onChange?.(space.ownerKey, [path]);
     return result;
   }
@@ -177,61 +178,14 @@ export class FileStore {
     };
   }
 
-  /**
-   * Moves a file or an empty directory to `nextPath`, which must not exist (CONFLICT: never an
-   * overwrite). The content is copied as a new version of `nextPath` and `path` becomes a
-   * tombstone, so both paths keep their own history. Not atomic across a crash (the worst case is
-   * the file at both paths); a source changed meanwhile is a CONFLICT and the copy is undone.
-   */
+  /** Moves a file or an empty directory to `nextPath` (see `renameFile`). */
   async rename(
     scope: FileScope,
     input: { path: string; nextPath: string; expectedVersion?: number },
   ): Promise<RenameFileResult> {
-    const space = ownerSpace(scope);
-    const from = filePath(input.path);
-    const to = filePath(input.nextPath, { field: 'nextPath' });
-    if (from === to) throw errors.validation('path and nextPath are the same', { field: 'nextPath' });
-    if (to.startsWith(`${from}/`)) {
-      throw errors.validation('nextPath must not be inside path', { field: 'nextPath' });
-    }
-    const src = await this.repo.requireLive(space, from);
-    checkExpected(from, src, input.expectedVersion);
-    if (src.kind === 'dir' && (await this.repo.hasChildren(space, from))) {
-      throw errors.conflict(`${from} is not empty: only files and empty directories can be renamed`, {
-        path: from,
-      });
-    }
-    const target = await this.repo.find(space, to);
-    if (target && !target.deleted) {
-      throw errors.conflict(`${to} already exists`, { path: to, currentVersion: target.version });
-    }
-    const parents = await this.repo.ensureParents(space, to);
-    let moved: FileDocument;
-    try {
-      moved = await this.copyTo(space, src, to, target);
-    } catch (err) {
-      await this.undo(scope, parents);
-      throw err;
-    }
-    const copied: FileChange = { path: to, kind: src.kind, version: moved.version, previousVersion: null };
-    let gone: FileDocument;
-    try {
-      gone = await this.repo.markDeleted(from, src);
-    } catch (err) {
-      await this.undo(scope, [...parents, copied]);
-      throw err;
-    }
-    this.onChange?.(space.ownerKey, [from, to]);
-    return {
-      entry: fileEntry(moved),
-      previousPath: from,
-      previousVersion: null,
-      changes: [
-        ...parents,
-        copied,
-        { path: from, kind: src.kind, version: gone.version, previousVersion: src.version },
-      ],
-    };
+    const result = await renameFile(this.repo, scope, input, (changes) => this.undo(scope, changes));
+    this.onChange?.(ownerSpace(scope).ownerKey, [result.previousPath, result.entry.path]);
+    return result;
   }
 
   /** Changes who may see a file (a new version with the same content). */
@@ -265,63 +219,13 @@ export class FileStore {
   }
 
   /**
-   * Puts a path back in the state of `version` (used by rollback): a kept file version becomes a
-   * new version with that content and visibility (a deleted file is revived), a directory's
-   * version revives the directory, `null` deletes the path. `expectedVersion` is compared with
-   * the path's current version (a deleted path's included; 0 = no document): a path changed since
-   * is a CONFLICT, never overwritten. Already in that state: nothing changes (`changes: []`).
+   * Puts a path back in the state of `version` (used by rollback; see `restoreFileVersion`).
+   * Subscribers of the space hear of it like of any other change.
    */
-  async restoreVersion(
-    scope: FileScope,
-    input: {
-      path: string;
-      version: number | null;
-      expectedVersion?: number;
-      /**
-       * Also accept a file whose current version is a restore of `expectedVersion` (same stored
-       * bytes and visibility): what a rollback of a later change left. Rollbacks pass it, so
-       * changes can be undone one execution at a time, newest first.
-       */
-      acceptRestoredState?: boolean;
-    },
-  ): Promise<RestoreFileResult> {
-    const space = ownerSpace(scope);
-    const path = filePath(input.path);
-    const doc = await this.repo.find(space, path);
-    const restored = input.acceptRestoredState === true && holdsStateOf(doc, input.expectedVersion);
-    checkExpected(path, doc, restored ? doc?.version : input.expectedVersion);
-    const live = doc !== null && !doc.deleted;
-    if (input.version === null) {
-      if (!live) return { path, entry: null, changes: [] };
-      return { path, entry: null, changes: (await this.deleteDoc(space, path, doc)).changes };
-    }
-    if (!doc) throw notFound(path);
-    const kept = doc.history.find((h) => h.version === input.version);
-    if (kept) {
-      if (live && doc.kind === 'dir') throw isDirectoryError(path);
-      if (live && doc.version === kept.version) return { path, entry: fileEntry(doc), changes: [] };
-      const parents = live ? [] : await this.repo.ensureParents(space, path);
-      const after = await this.repo.commitFile(space, path, doc, {
-        reuse: kept,
-        contentEncoding: kept.contentEncoding,
-        contentType: kept.contentType,
-        visibility: kept.visibility,
-      });
-      const change: FileChange = {
-        path,
-        kind: 'file',
-        version: after.version,
-        previousVersion: live ? doc.version : null,
-      };
-      return { path, entry: fileEntry(after), changes: [...parents, change] };
-    }
-    if (doc.kind === 'dir') {
-      if (live) return { path, entry: fileEntry(doc), changes: [] };
-      const parents = await this.repo.ensureParents(space, path);
-      const made = await this.repo.ensureDir(space, path, doc.visibility);
-      return { path, entry: fileEntry(made.doc), changes: made.change ? [...parents, made.change] : parents };
-    }
-    throw versionNotKept(path, input.version, doc);
+  async restoreVersion(scope: FileScope, input: RestoreVersionInput): Promise<RestoreFileResult> {
+    const result = await restoreFileVersion(this.repo, scope, input);
+    if (result.changes.length > 0) this.onChange?.(ownerSpace(scope).ownerKey, [result.path]);
+    return result;
   }
 
   /**
@@ -358,63 +262,9 @@ export class FileStore {
     return listVisibleFiles(this.repo, viewer, input);
   }
 
-  private async deleteDoc(space: OwnerSpace, path: string, doc: FileDocument): Promise<DeleteFileResult> {
-    if (doc.kind === 'dir' && (await this.repo.hasChildren(space, path))) {
-      throw errors.conflict(`${path} is not empty`, { path });
-    }
-    const after = await this.repo.markDeleted(path, doc);
-    return {
-      path,
-      kind: doc.kind,
-      deleted: true,
-      version: after.version,
-      previousVersion: doc.version,
-      changes: [{ path, kind: doc.kind, version: after.version, previousVersion: doc.version }],
-    };
-  }
-
-  private async copyTo(
-    space: OwnerSpace,
-    src: FileDocument,
-    to: string,
-    target: FileDocument | null,
-  ): Promise<FileDocument> {
-    if (src.kind === 'dir') {
-      const made = await this.repo.ensureDir(space, to, src.visibility);
-      if (!made.created) throw errors.conflict(`${to} already exists`, { path: to });
-      return made.doc;
-    }
-    const current = src.history[src.history.length - 1];
-    const stored = await this.repo.versions.findById(current.contentId);
-    if (!stored) throw errors.internal(`content of ${src.path} version ${current.version} is missing`);
-    return this.repo.commitFile(space, to, target, {
-      bytes: stored.data,
-      contentEncoding: current.contentEncoding,
-      contentType: guessContentType(to, current.contentEncoding),
-      visibility: src.visibility,
-    });
-  }
-
   /** Best-effort undo of changes made by an operation that then failed (its own error wins). */
   private async undo(scope: FileScope, changes: readonly FileChange[]): Promise<void> {
     if (changes.length === 0) return;
     await this.rollback(scope, changes).catch(() => undefined);
   }
-}
-
-/**
- * Whether live file `doc` holds exactly the state of its kept version `version` (the same stored
- * bytes, encoding and visibility): a later version that only restored it. A new write stores new
- * bytes (another `contentId`), so it never counts.
- */
-function holdsStateOf(doc: FileDocument | null, version: number | undefined): boolean {
-  if (!doc || doc.deleted || doc.kind !== 'file' || version === undefined || doc.version === version)
-    return false;
-  const kept = doc.history.find((h) => h.version === version);
-  return (
-    kept !== undefined &&
-    kept.contentId === doc.contentId &&
-    kept.contentEncoding === doc.contentEncoding &&
-    kept.visibility === doc.visibility
-  );
 }

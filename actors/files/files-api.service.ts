@@ -7,6 +7,7 @@ import type { Services } from '../../src/boot/services';
 import { executionView } from '../executions/execution-views';
 import { recordCompletedExecution, workspaceForChange } from '../executions/record-completed';
 import { changeSpace } from './file-change-space';
+import { isUtf8, utf8Prefix } from './file-content';
 import { canSee, viewerOwns, visibleFilter, type FileViewer } from './file-scope';
 import {
   decodeCursor,
@@ -65,23 +66,6 @@ function caseInsensitive(text: string): string {
       lower !== upper && lower.length === 1 && upper.length === 1 ? `[${lower}${upper}]` : escapeRegex(ch);
   }
   return out;
-}
-
-/** Cuts UTF-8 bytes at `max` without splitting a character. */
-function utf8Prefix(bytes: Buffer, max: number): Buffer {
-  if (bytes.length <= max) return bytes;
-  let end = max;
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
-  return bytes.subarray(0, end);
-}
-
-function isUtf8(bytes: Buffer): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The caller as a workspace member: its account, and itself when it is an agent. */

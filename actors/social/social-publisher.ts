@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, errors, isAppError } from '../../schemas/errors';
+import { isAppError } from '../../schemas/errors';
 import type { Logger } from '../../src/logging/logger';
 import type { CachePort } from '../../src/store/cache';
 import type { Repository } from '../../src/store/mongo';
 import type { ExecutionsService } from '../executions/executions';
+import { classifyFailure, type AttemptOutcome } from './publish-outcomes';
 import { recordPublishAttempt } from './publish-executions';
 import type { SocialAccounts } from './social-accounts';
 import type { SocialDrafts } from './social-drafts';
 import type { SocialAccountDocument, SocialQueueDocument } from './social.collection';
 import { XApiError, type XApi } from './x-api';
 
+export { publishFailure, type AttemptOutcome } from './publish-outcomes';
+
 /** Longest one attempt may hold its claim: X's call (15 s), a token refresh, the records. */
 const CLAIM_MS = 2 * 60_000;
-/** Longest wait between two attempts after transient failures. */
-const MAX_BACKOFF_MS = 15 * 60_000;
 /** Due items one pass takes at most (the next pass takes the rest). */
 const BATCH = 25;
 
@@ -33,14 +34,6 @@ export interface PublisherDeps {
   logger: Logger;
   settings: PublisherSettings;
 }
-
-/** How one attempt ended. */
-export type AttemptOutcome =
-  | { status: 'published'; item: SocialQueueDocument }
-  | { status: 'retrying'; item: SocialQueueDocument; reason: string }
-  | { status: 'failed'; item: SocialQueueDocument; reason: string }
-  /** Not attempted: the workspace is in panic lockdown, or X's rate limit for the account is still on. */
-  | { status: 'held'; item: SocialQueueDocument; reason: string };
 
 /**
  * The social publisher (docs/social.md, "Publishing"). The duty (`social-publisher`, run by its
@@ -136,7 +129,7 @@ export class SocialPublisher {
         log('info', `X accepted the post: ${postId}`);
       }
     } catch (err) {
-      failure = this.classify(err, attemptNo);
+      failure = classifyFailure(err, attemptNo, this.deps.settings.retryBaseMs);
       log(failure.kind === 'retry' ? 'warn' : 'error', failure.reason);
       if (err instanceof XApiError && err.kind === 'rate_limited' && failure.retryAt) {
         // Every post of this account waits for X's reset, not only this one.
@@ -250,46 +243,6 @@ export class SocialPublisher {
     return doc;
   }
 
-  private classify(
-    err: unknown,
-    attemptNo: number,
-  ): { kind: 'retry' | 'fail'; reason: string; code: string; retryAt?: Date } {
-    if (err instanceof XApiError) {
-      if (err.kind === 'transient' || err.kind === 'rate_limited') {
-        const backoff = this.backoffMs(attemptNo);
-        const at = Date.now() + backoff;
-        const retryAt = new Date(Math.max(at, err.resetAt?.getTime() ?? 0));
-        return {
-          kind: 'retry',
-          reason: err.message,
-          code: err.kind === 'rate_limited' ? 'RATE_LIMITED' : 'UNAVAILABLE',
-          retryAt,
-        };
-      }
-      return {
-        kind: 'fail',
-        reason: err.message,
-        code: err.kind === 'unauthorized' ? 'UNAUTHORIZED' : 'REJECTED',
-      };
-    }
-    if (isAppError(err) && err.retryable) {
-      return {
-        kind: 'retry',
-        reason: err.message,
-        code: err.code,
-        retryAt: new Date(Date.now() + this.backoffMs(attemptNo)),
-      };
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    return { kind: 'fail', reason: message, code: isAppError(err) ? err.code : 'INTERNAL_ERROR' };
-  }
-
-  /** Doubling from SOCIAL_RETRY_BASE_MS, at most 15 min, with "equal jitter" (half fixed, half random). */
-  private backoffMs(attemptNo: number): number {
-    const full = Math.min(MAX_BACKOFF_MS, this.deps.settings.retryBaseMs * 2 ** (attemptNo - 1));
-    return Math.round(full / 2 + Math.random() * (full / 2));
-  }
-
   private record(
     item: SocialQueueDocument,
     title: string,
@@ -308,26 +261,4 @@ export class SocialPublisher {
       ...(result ? { result } : {}),
     });
   }
-}
-
-/** The error a forced publish answers when its attempt did not publish. */
-export function publishFailure(outcome: Exclude<AttemptOutcome, { status: 'published' }>): AppError {
-  const details = {
-    queueId: outcome.item._id,
-    draftId: outcome.item.draftId,
-    publish_status: outcome.item.publish_status,
-    reason: outcome.reason,
-  };
-  if (outcome.status === 'held') {
-    return outcome.reason.includes('panic')
-      ? errors.forbidden(`Not published: ${outcome.reason}`, details)
-      : errors.rateLimited(`Not published: ${outcome.reason}`, 60);
-  }
-  if (outcome.status === 'retrying') {
-    return errors.unavailable(`Not published yet: ${outcome.reason}`, {
-      ...details,
-      nextAttemptAt: outcome.item.nextAttemptAt.toISOString(),
-    });
-  }
-  return errors.conflict(`Publishing failed: ${outcome.reason}`, details);
 }

@@ -19,6 +19,16 @@ import {
   workspaceMembersCollection,
 } from './workspace-members.collection';
 import { WORKSPACE_LIMITS } from '../../schemas/documents/workspace-member';
+import {
+  describeMembers,
+  memberView,
+  ownerView,
+  workspaceView,
+  type MemberView,
+  type WorkspaceView,
+} from './workspace-views';
+
+export type { MemberView, WorkspaceView } from './workspace-views';
 
 /**
  * The workspaces resource (`/api/workspaces`, docs/workspaces.md): list the caller's workspaces,
@@ -31,27 +41,6 @@ import { WORKSPACE_LIMITS } from '../../schemas/documents/workspace-member';
  */
 
 export type WorkspacesCaller = Principal;
-
-export interface WorkspaceView {
-  id: string;
-  name: string;
-  isDefault: boolean;
-  /** The caller's role: `owner`, `admin` or `member`. */
-  role: MembershipRole;
-  owned: boolean;
-  createdAt: string;
-}
-
-export interface MemberView {
-  /** `wsm_…`; null for the owner (who has no member document and cannot be removed). */
-  id: string | null;
-  kind: 'account' | 'agent';
-  role: MembershipRole;
-  email?: string;
-  agentRef?: string;
-  name?: string;
-  addedAt: string;
-}
 
 export interface AddMemberInput {
   email?: string;
@@ -219,7 +208,7 @@ export class WorkspacesApi {
   async existingMember(workspaceId: string, target: NewMember): Promise<MemberView | undefined> {
     const memberKey = target.accountId ? accountMemberKey(target.accountId) : agentMemberKey(target.agentId!);
     const doc = await this.members.findOne({ workspaceId, memberKey });
-    return doc ? this.memberView(doc, target) : undefined;
+    return doc ? memberView(doc, target) : undefined;
   }
 
   /**
@@ -253,7 +242,7 @@ export class WorkspacesApi {
       throw err;
     }
     await this.membership.invalidate(memberKey);
-    return this.memberView(doc, target);
+    return memberView(doc, target);
   }
 
   /** Removes a member: the owner removes anyone, a member may remove itself (leave). */
@@ -281,67 +270,16 @@ export class WorkspacesApi {
   }
 
   view(ws: WorkspaceDocument, caller: WorkspacesCaller, role: MembershipRole): WorkspaceView {
-    return {
-      id: ws._id,
-      name: ws.name,
-      isDefault: ws.isDefault,
-      role,
-      owned: ws.ownerAccountId === caller.accountId,
-      createdAt: ws.createdAt.toISOString(),
-    };
+    return workspaceView(ws, caller.accountId, role);
   }
 
-  private memberView(
-    doc: WorkspaceMemberDocument,
-    target: { email?: string; agentRef?: string; name?: string },
-  ): MemberView {
-    return {
-      id: doc._id,
-      kind: doc.agentId ? 'agent' : 'account',
-      role: doc.role,
-      ...(target.email !== undefined ? { email: target.email } : {}),
-      ...(target.agentRef !== undefined ? { agentRef: target.agentRef, name: target.name } : {}),
-      addedAt: doc.createdAt.toISOString(),
-    };
+  private describe(docs: WorkspaceMemberDocument[]): Promise<MemberView[]> {
+    return describeMembers(this.services.documents, docs);
   }
 
-  /** Member documents with their public names (email, agentRef), in the given order. */
-  private async describe(docs: WorkspaceMemberDocument[]): Promise<MemberView[]> {
-    const accountIds = docs.flatMap((d) => (d.accountId ? [d.accountId] : []));
-    const agentIds = docs.flatMap((d) => (d.agentId ? [d.agentId] : []));
-    const [accounts, agents] = await Promise.all([
-      accountIds.length > 0
-        ? this.services.documents.repository(accountsCollection).find({ _id: { $in: accountIds } })
-        : [],
-      agentIds.length > 0
-        ? this.services.documents.repository(agentsCollection).find({ _id: { $in: agentIds } })
-        : [],
-    ]);
-    const emailOf = new Map(accounts.map((a) => [a._id, a.email]));
-    const agentOf = new Map(agents.map((a) => [a._id, a]));
-    return docs.map((d) => {
-      const agent = d.agentId ? agentOf.get(d.agentId) : undefined;
-      return this.memberView(d, {
-        email: d.accountId ? emailOf.get(d.accountId) : undefined,
-        agentRef: agent?.agentRef,
-        name: agent?.name,
-      });
-    });
-  }
-
-  /** The owner first, then the members in the order they were added. */
   private async memberViews(ws: WorkspaceDocument): Promise<MemberView[]> {
-    const owner = await this.services.documents.repository(accountsCollection).findById(ws.ownerAccountId);
+    const owner = await ownerView(this.services.documents, ws);
     const docs = await this.members.find({ workspaceId: ws._id }, { sort: { createdAt: 1, _id: 1 } });
-    return [
-      {
-        id: null,
-        kind: 'account',
-        role: 'owner',
-        ...(owner ? { email: owner.email } : {}),
-        addedAt: ws.createdAt.toISOString(),
-      },
-      ...(await this.describe(docs)),
-    ];
+    return [owner, ...(await this.describe(docs))];
   }
 }

@@ -1,18 +1,18 @@
-import type { Channel, ChannelModel, Message } from 'amqplib';
+import type { Channel, ChannelModel } from 'amqplib';
 import type { Envelope } from '../../../schemas/envelope';
 import { errors, type AppError } from '../../../schemas/errors';
 import { silentLogger, type Logger } from '../../logging/logger';
 import { AckBatcher } from './amqp-acks';
 import { CommandBatcher, DEFAULT_BATCH_MAX } from './amqp-command-batches';
-import { decodeEnvelope, encodeEnvelope, readReplyMessage } from './amqp-codec';
+import { encodeEnvelope } from './amqp-codec';
 import { countMessages, queueInfo, peekMessages, type DeadLetter } from './amqp-dead-letters';
 import type { AmqpTransportOptions } from './amqp-options';
 import { AmqpConnection, messageOf, redactUrl } from './amqp-connection';
 import { handleDelivery } from './amqp-consumer';
+import { AmqpInbox } from './amqp-inbox';
 import type { ConsumerHost, Registration } from './amqp-turn';
 import { AmqpLink, type LinkContext } from './amqp-link';
-import { ReplyBatcher } from './amqp-replies';
-import { ReplyHold } from './amqp-reply-hold';
+import { AmqpReplySender } from './amqp-reply-sender';
 import { WriteWatch } from './amqp-write-watch';
 import { AmqpNames, declareNode, emptyDeclaredNames, type DeclaredNames } from './amqp-topology';
 import {
@@ -59,25 +59,9 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   private link: AmqpLink | undefined;
   private model: ChannelModel | undefined;
   private registrations: Registration[] = [];
-  private replyListeners: EnvelopeListener[] = [];
-  private broadcastListeners: EnvelopeListener[] = [];
-  /** Replies to one node within one event-loop turn leave as one message (see amqp-replies.ts). */
-  private readonly replies = new ReplyBatcher(
-    (queue, content) => {
-      const link = this.link;
-      if (!link || this.connection.blocked) throw this.unavailable();
-      link.node.publish('', queue, content);
-    },
-    // The link went between the reply and its flush: kept for the next one (amqp-reply-hold.ts).
-    (err, queue, jsons) => {
-      this.log.warn({ err: messageOf(err), queue, count: jsons.length }, 'replies kept: publish failed');
-      this.held.holdAll(queue, jsons);
-    },
-    undefined,
-    () => this.writeSoon(),
-  );
-  /** Replies that found no link, sent by the next one (amqp-reply-hold.ts). */
-  private readonly held: ReplyHold;
+  private readonly inbox: AmqpInbox;
+  /** Replies: batched per turn, kept while no link can carry them (amqp-reply-sender.ts). */
+  private readonly replies: AmqpReplySender;
   /** Commands waiting for this turn's flush; undefined when batching is off (`batchMax` 1). */
   private readonly commands: CommandBatcher | undefined;
   private inFlight = 0;
@@ -106,11 +90,17 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
         : undefined;
     const connectionName = options.connectionName ?? `${this.names.prefix}:${options.nodeId}`;
     this.log = (options.logger ?? silentLogger).child({ component: 'amqp-transport', connectionName });
-    this.held = new ReplyHold(
+    this.replies = new AmqpReplySender(
+      {
+        log: this.log,
+        replyLink: () => (this.connection.blocked ? undefined : this.link),
+        unavailable: () => this.unavailable(),
+        writeSoon: () => this.writeSoon(),
+      },
       options.replyHoldBytes ?? 16 * 1024 * 1024,
       options.nodeQueueExpiresMs ?? 60000,
-      (dropped) => this.log.warn({ dropped }, 'kept replies dropped: over the limit of memory'),
     );
+    this.inbox = new AmqpInbox(this.log);
     this.where = `${redactUrl(options.url)} as ${connectionName}`;
     this.connection = new AmqpConnection({
       url: options.url,
@@ -125,7 +115,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
         this.replies.flush(); // no link: every waiting batch fails to publish and is kept
         this.commands?.failAll(this.unavailable()); // never published: their senders learn it now
       },
-      onUnblocked: () => this.releaseHeldReplies(),
+      onUnblocked: () => this.replies.releaseHeld(),
     });
   }
 
@@ -215,22 +205,11 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     // a queue that is gone drops the reply, as documented. Without a usable link it is kept for the
     // next one: the turn that made it is over, and nothing else would ever answer its requester.
     if (!this.started || this.stopped) throw this.unavailable();
-    const queue = this.names.replyQueue(nodeId);
-    const json = JSON.stringify(envelope);
-    if (!this.link || this.connection.blocked) return this.held.hold(queue, json, envelope.deadline);
-    if (this.held.size > 0) this.releaseHeldReplies(); // the older ones first
-    this.replies.add(queue, json);
-  }
-
-  /** Hands the kept replies to the batcher, oldest first, once a link can carry them. */
-  private releaseHeldReplies(): void {
-    if (this.held.size === 0 || !this.link || this.connection.blocked) return;
-    const { sent, expired } = this.held.release((queue, json) => this.replies.add(queue, json));
-    this.log.info({ sent, expired }, 'kept replies released on the restored link');
+    this.replies.send(this.names.replyQueue(nodeId), JSON.stringify(envelope), envelope.deadline);
   }
 
   onReply(listener: EnvelopeListener): void {
-    this.replyListeners.push(listener);
+    this.inbox.onReply(listener);
   }
 
   async broadcast(envelope: Envelope): Promise<void> {
@@ -238,7 +217,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
   }
 
   onBroadcast(listener: EnvelopeListener): void {
-    this.broadcastListeners.push(listener);
+    this.inbox.onBroadcast(listener);
   }
 
   status(): TransportStatus {
@@ -338,15 +317,11 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     const own = await declareNode(link.node, this.names, this.nodeId, expiresMs, this.declared);
     // No acknowledgements: replies and broadcasts are best effort, and this is the hot path.
     const noAck = { noAck: true };
-    await link.node.consume(own.replyQueue, (m) => m && this.dispatchReplies(m), noAck);
-    await link.node.consume(
-      own.broadcastQueue,
-      (m) => m && this.dispatch(m, this.broadcastListeners, 'broadcast'),
-      noAck,
-    );
+    await link.node.consume(own.replyQueue, this.inbox.replies, noAck);
+    await link.node.consume(own.broadcastQueue, this.inbox.broadcast, noAck);
     if (this.stopped) return; // a stop() during setup wins: the loop then closes this connection
     this.link = link;
-    this.releaseHeldReplies();
+    this.replies.releaseHeld();
     // Indexed loop: a consume() arriving during this setup is appended and picked up here too
     // (or started by consume() itself, now that the link is set: startConsumer runs once per link).
     for (let i = 0; i < this.registrations.length; i++) await this.startConsumer(link, this.registrations[i]);
@@ -387,36 +362,6 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
       link.node.publish(exchange, routingKey, encodeEnvelope(envelope));
     } catch (err) {
       throw errors.unavailable(`publish failed: ${messageOf(err)}`, { transport: 'amqp' });
-    }
-  }
-
-  private dispatch(message: Message, listeners: EnvelopeListener[], what: string): void {
-    const decoded = decodeEnvelope(message.content);
-    if (!decoded.ok) {
-      this.log.warn({ reason: decoded.reason, what }, `malformed ${what} dropped`);
-      return;
-    }
-    this.deliver(decoded.envelope, listeners, what);
-  }
-
-  /** A reply message holds one envelope or a batch of them (ReplyBatcher), in send order. */
-  private dispatchReplies(message: Message): void {
-    readReplyMessage(message.content, this.deliverReply, this.rejectReply);
-  }
-
-  private readonly deliverReply = (envelope: Envelope): void =>
-    this.deliver(envelope, this.replyListeners, 'reply');
-
-  private readonly rejectReply = (reason: string): void =>
-    this.log.warn({ reason, what: 'reply' }, 'malformed reply dropped');
-
-  private deliver(envelope: Envelope, listeners: EnvelopeListener[], what: string): void {
-    for (const listener of listeners) {
-      try {
-        listener(envelope);
-      } catch (err) {
-        this.log.error({ err: messageOf(err), what }, `${what} listener threw`);
-      }
     }
   }
 
