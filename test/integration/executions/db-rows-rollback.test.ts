@@ -18,6 +18,10 @@ function dbRowsSuite(
   let h: ExecHarness;
   let token: string;
 
+  // PGlite starts a database per agent (WebAssembly): on a loaded machine its first calls take
+  // tens of seconds, more than jest's default.
+  jest.setTimeout(120_000);
+
   beforeAll(async () => {
     h = await startExecHarness(env());
     token = await h.account();

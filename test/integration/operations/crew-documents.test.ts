@@ -58,7 +58,7 @@ describe('the crew over the document store (no shared cache)', () => {
       store: { kind: 'documents', records: new CrewDocumentsStore(documents, `c${cluster}:`) },
       logger: silentLogger,
       role: 'worker',
-      heartbeatMs: 200,
+      heartbeatMs: 500, // a lease of 1.5 s: a loaded machine stalls a member for less
       runtime: ['sandbox'],
       cluster: `c${cluster}`,
       offersDuties: true,
@@ -89,7 +89,13 @@ describe('the crew over the document store (no shared cache)', () => {
       'both see both',
       10_000,
     );
-    const view = await b.beat();
+    // Each member re-plans the crew at its own beat: wait for one view where every feature has both.
+    let view = await b.beat();
+    await waitFor(
+      async () => (view = await b.beat()).features.every((f) => f.coverage === 'fullyCovered'),
+      'every feature fully covered',
+      10_000,
+    );
     for (const f of view.features) {
       expect(f.coverage).toBe('fullyCovered');
       expect(new Set([f.active, f.standby])).toEqual(new Set(['node-a', 'node-b']));
