@@ -92,8 +92,12 @@ describe.each(transportFactories())('kernel mailbox and activation over $name', 
       },
       handlers: { 'busy.ping': () => 'pong' },
     });
-    const { system } = await cluster.node('a', [actor], { idleMs: 150 });
-    for (let i = 0; i < 8; i++) {
+    // Asked every 40 ms for longer than its idle time: it must never be passivated. The idle time
+    // leaves room for a loaded machine (a 40 ms sleep there can take several hundred).
+    const idleMs = 1500;
+    const { system } = await cluster.node('a', [actor], { idleMs });
+    const started = Date.now();
+    while (Date.now() - started < idleMs * 2) {
       await system.ask(`${kind}:1`, 'busy.ping', {});
       await sleep(40);
     }
