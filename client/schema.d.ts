@@ -3284,6 +3284,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3382,6 +3383,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3463,6 +3465,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3539,6 +3542,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3620,6 +3624,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3711,6 +3716,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3791,6 +3797,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
