@@ -7574,8 +7574,29 @@ export interface operations {
                             owned: boolean;
                             createdAt: string;
                         };
-                    } & {
-                        [key: string]: unknown;
+                        members: {
+                            id: string | null;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            name?: string;
+                            addedAt: string;
+                        }[];
+                        invitations?: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            /** @constant */
+                            status: "pending";
+                            invitedAt: string;
+                        }[];
                     };
                 };
             };
@@ -7630,10 +7651,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         member: {
-                            [key: string]: unknown;
+                            id: string | null;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            name?: string;
+                            addedAt: string;
                         };
-                    } & {
-                        [key: string]: unknown;
                     };
                 };
             };
@@ -7645,10 +7672,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         invitation: {
-                            [key: string]: unknown;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            /** @constant */
+                            status: "pending";
+                            invitedAt: string;
                         };
-                    } & {
-                        [key: string]: unknown;
                     };
                 };
             };
@@ -7685,7 +7719,16 @@ export interface operations {
                         /** @constant */
                         revoked: true;
                         invitation: {
-                            [key: string]: unknown;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            /** @constant */
+                            status: "pending";
+                            invitedAt: string;
                         };
                     };
                 };
@@ -7715,7 +7758,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         invitations: {
-                            [key: string]: unknown;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "admin" | "member";
+                            workspace: {
+                                id: string;
+                                name: string;
+                            };
+                            invitedBy: {
+                                email: string | null;
+                            };
+                            agentRef?: string;
+                            invitedAt: string;
                         }[];
                     };
                 };
@@ -7746,7 +7802,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @constant */
+                        accepted: true;
+                        workspace: {
+                            id: string;
+                            name: string;
+                        };
+                        member: {
+                            id: string | null;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            name?: string;
+                            addedAt: string;
+                        };
+                    } | {
+                        /** @constant */
+                        accepted: false;
+                        invitation: {
+                            id: string;
+                            /** @constant */
+                            status: "declined";
+                        };
                     };
                 };
             };
@@ -7779,7 +7859,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @constant */
+                        accepted: true;
+                        workspace: {
+                            id: string;
+                            name: string;
+                        };
+                        member: {
+                            id: string | null;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            name?: string;
+                            addedAt: string;
+                        };
+                    } | {
+                        /** @constant */
+                        accepted: false;
+                        invitation: {
+                            id: string;
+                            /** @constant */
+                            status: "declined";
+                        };
                     };
                 };
             };
@@ -7816,7 +7920,15 @@ export interface operations {
                         /** @constant */
                         removed: true;
                         member: {
-                            [key: string]: unknown;
+                            id: string | null;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            name?: string;
+                            addedAt: string;
                         };
                     };
                 };
