@@ -119,7 +119,7 @@ describeWithBrowser('connectors and runtime credentials in the console in Chromi
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   });
 
-  it('shows the API error of a bad URL next to the form, and saves nothing', async () => {
+  it("shows the API's refusals next to the form (a bad URL, stdio without an allowlist), saves nothing", async () => {
     await nav('Connectors');
     await page.getByRole('heading', { name: 'Connectors', exact: true }).waitFor();
     await hasText(page.locator('.empty'), 'No connectors yet');
@@ -128,6 +128,19 @@ describeWithBrowser('connectors and runtime credentials in the console in Chromi
     await form.getByLabel('URL').fill('not a url');
     await form.getByRole('button', { name: 'Add connector' }).click();
     await hasText(form.getByRole('alert'), /url.*must be an absolute URL.*\(VALIDATION_ERROR\)/);
+    // A stdio connector on a service with no MCP_STDIO_ALLOWLIST: the policy's refusal, as said.
+    await form.getByRole('radio', { name: /stdio/ }).check();
+    await form.getByLabel(/^Command/).fill('my-mcp-server');
+    await form.getByLabel('Arguments (one per line)').fill('--port\n8080');
+    await form.getByRole('button', { name: 'Add a variable' }).click();
+    await form.getByLabel('Variable 1 name').fill('API_TOKEN');
+    await form.getByLabel('Variable 1 value').fill('tok-555');
+    await form.getByRole('button', { name: 'Add connector' }).click();
+    await hasText(
+      form.getByRole('alert'),
+      /Stdio connectors are disabled on this service.*\(PERMISSION_DENIED\)/,
+    );
+    await form.getByRole('radio', { name: /http/ }).check();
     expect((await api<{ connectors: unknown[] }>('/api/connectors')).connectors).toEqual([]);
   });
 
@@ -179,6 +192,18 @@ describeWithBrowser('connectors and runtime credentials in the console in Chromi
     );
     await hasText(row, 'error');
     await hasText(page.getByTestId('connector-tools'), 'mcp.dictionary.define');
+  });
+
+  it('disables and enables again', async () => {
+    const row = page.getByTestId('connector-dictionary');
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await hasText(page.locator('.notice'), 'Disabled dictionary');
+    await hasText(row, 'disabled');
+    const one = () => api<{ connector: { healthStatus: string } }>('/api/connectors/dictionary');
+    expect((await one()).connector.healthStatus).toBe('disabled');
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await hasText(page.locator('.notice'), 'Enabled dictionary');
+    expect((await one()).connector.healthStatus).not.toBe('disabled');
   });
 
   it('deletes after a confirm, which Cancel leaves alone', async () => {

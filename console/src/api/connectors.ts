@@ -23,6 +23,7 @@ export interface NewStdioConnector {
   name?: string;
   command: string;
   args?: string[];
+  env?: Record<string, string>;
 }
 
 export const connectors = {

@@ -2,14 +2,63 @@ import { useState } from 'preact/hooks';
 import { connectors, type Connector } from '../api/connectors';
 import { Busy, ErrorBox, useAction } from '../components/ui';
 
-interface HeaderRow {
+interface SecretRow {
   key: number;
   name: string;
   value: string;
 }
 
 let nextRow = 1;
-const emptyRow = (): HeaderRow => ({ key: nextRow++, name: '', value: '' });
+const emptyRow = (): SecretRow => ({ key: nextRow++, name: '', value: '' });
+
+/** The filled rows as `{name: value}`, or nothing when there are none. */
+function recordOf(rows: SecretRow[]): Record<string, string> | undefined {
+  const filled = rows.filter((r) => r.name.trim());
+  return filled.length ? Object.fromEntries(filled.map((r) => [r.name.trim(), r.value])) : undefined;
+}
+
+/**
+ * Name/value rows (http headers, stdio env). Values go into password fields: they may be
+ * credentials, and the service never shows them back either.
+ */
+function SecretRows(props: {
+  legend: string;
+  what: string;
+  placeholder: string;
+  rows: SecretRow[];
+  setRows: (update: (old: SecretRow[]) => SecretRow[]) => void;
+}) {
+  const set = (key: number, change: Partial<SecretRow>) =>
+    props.setRows((old) => old.map((r) => (r.key === key ? { ...r, ...change } : r)));
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {props.rows.map((r, i) => (
+        <div class="row" key={r.key}>
+          <input
+            aria-label={`${props.what} ${i + 1} name`}
+            placeholder={props.placeholder}
+            value={r.name}
+            onInput={(e) => set(r.key, { name: e.currentTarget.value })}
+          />
+          <input
+            type="password"
+            autoComplete="off"
+            aria-label={`${props.what} ${i + 1} value`}
+            value={r.value}
+            onInput={(e) => set(r.key, { value: e.currentTarget.value })}
+          />
+          <button type="button" onClick={() => props.setRows((old) => old.filter((x) => x.key !== r.key))}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <button type="button" onClick={() => props.setRows((old) => [...old, emptyRow()])}>
+        Add {props.what === 'Header' ? 'a header' : 'a variable'}
+      </button>
+    </fieldset>
+  );
+}
 
 /**
  * Adds a connector: `http` (a Streamable HTTP endpoint, optional headers as name/value rows) or
@@ -23,41 +72,33 @@ export function ConnectorForm(props: { onAdded: (connector: Connector) => void }
   const [slug, setSlug] = useState('');
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
-  const [rows, setRows] = useState<HeaderRow[]>([]);
+  const [headers, setHeaders] = useState<SecretRow[]>([]);
   const [command, setCommand] = useState('');
   const [args, setArgs] = useState('');
-
-  const setRow = (key: number, change: Partial<HeaderRow>) =>
-    setRows((old) => old.map((r) => (r.key === key ? { ...r, ...change } : r)));
+  const [env, setEnv] = useState<SecretRow[]>([]);
 
   const submit = async (e: Event) => {
     e.preventDefault();
     const common = { slug: slug.trim(), ...(name.trim() ? { name: name.trim() } : {}) };
-    const filled = rows.filter((r) => r.name.trim());
     const body =
       transport === 'http'
-        ? {
-            ...common,
-            transport,
-            url: url.trim(),
-            ...(filled.length
-              ? { headers: Object.fromEntries(filled.map((r) => [r.name.trim(), r.value])) }
-              : {}),
-          }
+        ? { ...common, transport, url: url.trim(), headers: recordOf(headers) }
         : {
             ...common,
             transport,
             command: command.trim(),
             ...(args.trim() ? { args: args.split('\n').filter((a) => a.trim() !== '') } : {}),
+            env: recordOf(env),
           };
     const answer = await action.run(() => connectors.create(body));
     if (answer) {
       setSlug('');
       setName('');
       setUrl('');
-      setRows([]);
+      setHeaders([]);
       setCommand('');
       setArgs('');
+      setEnv([]);
       props.onAdded(answer.connector);
     }
   };
@@ -107,32 +148,13 @@ export function ConnectorForm(props: { onAdded: (connector: Connector) => void }
               onInput={(e) => setUrl(e.currentTarget.value)}
             />
           </label>
-          <fieldset>
-            <legend>Headers (values are sealed and never shown again)</legend>
-            {rows.map((r, i) => (
-              <div class="row" key={r.key}>
-                <input
-                  aria-label={`Header ${i + 1} name`}
-                  placeholder="Authorization"
-                  value={r.name}
-                  onInput={(e) => setRow(r.key, { name: e.currentTarget.value })}
-                />
-                <input
-                  type="password"
-                  autoComplete="off"
-                  aria-label={`Header ${i + 1} value`}
-                  value={r.value}
-                  onInput={(e) => setRow(r.key, { value: e.currentTarget.value })}
-                />
-                <button type="button" onClick={() => setRows((old) => old.filter((x) => x.key !== r.key))}>
-                  Remove
-                </button>
-              </div>
-            ))}
-            <button type="button" onClick={() => setRows((old) => [...old, emptyRow()])}>
-              Add a header
-            </button>
-          </fieldset>
+          <SecretRows
+            legend="Headers (values are sealed and never shown again)"
+            what="Header"
+            placeholder="Authorization"
+            rows={headers}
+            setRows={setHeaders}
+          />
         </>
       ) : (
         <>
@@ -144,6 +166,13 @@ export function ConnectorForm(props: { onAdded: (connector: Connector) => void }
             Arguments (one per line)
             <textarea rows={3} value={args} onInput={(e) => setArgs(e.currentTarget.value)} />
           </label>
+          <SecretRows
+            legend="Environment (values are sealed and never shown again)"
+            what="Variable"
+            placeholder="API_TOKEN"
+            rows={env}
+            setRows={setEnv}
+          />
         </>
       )}
       <button type="submit" class="primary" disabled={action.busy}>

@@ -44,6 +44,17 @@ export function ConnectorsPage() {
       await list.reload();
     }
   };
+  /** Disabled: calls are refused and its tools leave the listings; nothing is forgotten. */
+  const toggle = async (c: Connector) => {
+    setNotice('');
+    const enabled = c.healthStatus === 'disabled';
+    const answer = await action.run(() => connectors.setEnabled(c.slug, enabled));
+    if (answer) {
+      if (shown?.slug === c.slug) setShown(answer.connector);
+      setNotice(`${enabled ? 'Enabled' : 'Disabled'} ${c.slug}`);
+      await list.reload();
+    }
+  };
   const remove = async (c: Connector) => {
     setDeleting(null);
     setNotice('');
@@ -120,6 +131,9 @@ export function ConnectorsPage() {
                       </button>
                       <button type="button" disabled={action.busy} onClick={() => void refresh(c)}>
                         Refresh
+                      </button>
+                      <button type="button" disabled={action.busy} onClick={() => void toggle(c)}>
+                        {c.healthStatus === 'disabled' ? 'Enable' : 'Disable'}
                       </button>
                       <button type="button" class="danger" onClick={() => setDeleting(c)}>
                         Delete
