@@ -109,14 +109,25 @@ describeWithBrowser('connectors and runtime credentials in the console in Chromi
     return (await res.json()) as T;
   }
 
-  it('signs up with an enterprise plan', async () => {
+  async function signUp(plan: RegExp) {
     await page.goto(`${server.url}/signup`);
     await page.getByLabel('Email').fill(`connectors-${Date.now()}@example.com`);
     await page.getByLabel('Password (at least 8 characters)').fill('correct horse battery');
-    // Runtime credentials need the plan capability `access_sdk` (enterprise plans).
-    await page.getByRole('radio', { name: /^Enterprise \(/ }).check();
+    await page.getByRole('radio', { name: plan }).check();
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  }
+
+  it('shows the credentials link only to plans with access_sdk (enterprise)', async () => {
+    const link = (name: string) =>
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+    await signUp(/^Pro/);
+    await link('Connectors').waitFor();
+    expect(await link('Credentials').count()).toBe(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/signin/);
+    await signUp(/^Enterprise \(/);
+    await link('Credentials').waitFor();
   });
 
   it("shows the API's refusals next to the form (a bad URL, stdio without an allowlist), saves nothing", async () => {
