@@ -38,7 +38,7 @@ import { studioRoute } from './studio/studio.route';
 import { createAgentToolHandlers } from './tools/router/agent-tools';
 import { mcpRoute } from './tools/router/mcp.route';
 import { oauthMetadataRoute } from './tools/router/oauth-metadata.route';
-import { oauthAuthorizeRoute, oauthServerRoute } from './oauth/oauth';
+import { oauthAuthorizeRoute, oauthRevokeRoute, oauthServerRoute } from './oauth/oauth';
 import { routeRecordsRoute } from './tools/router/route-records.route';
 import { toolsRoute } from './tools/router/tools.route';
 import { vaultActors } from './vault/vault';
@@ -81,6 +81,7 @@ export const routeModules: readonly RouteModule<Services>[] = [
   oauthMetadataRoute,
   oauthServerRoute,
   oauthAuthorizeRoute,
+  oauthRevokeRoute,
   healthRoute,
   probesRoute,
   ffpRoute,

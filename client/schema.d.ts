@@ -951,6 +951,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's library: each app it installed, in the workspace of its install, with the devices it is on */
+        get: operations["getApiAppsLibrary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apps/activity": {
         parameters: {
             query?: never;
@@ -1453,6 +1470,23 @@ export interface paths {
         put?: never;
         /** Token endpoint: authorization code (with the PKCE verifier) or refresh with rotation */
         post: operations["postOauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Token revocation (RFC 7009): a refresh or access token ends its whole grant; unknown tokens are 200 too */
+        post: operations["postOauthRevoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5899,6 +5933,44 @@ export interface operations {
             default: components["responses"]["ErrorDefault"];
         };
     };
+    getApiAppsLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        library: {
+                            slug: string;
+                            name: string | null;
+                            workspaceId: string;
+                            devices: {
+                                /** @enum {string} */
+                                target: "android" | "ios" | "desktop" | "pwa";
+                                version: string;
+                                installedAt: string;
+                            }[];
+                            addedAt: string;
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
     getApiAppsActivity: {
         parameters: {
             query?: never;
@@ -7958,12 +8030,49 @@ export interface operations {
                 content: {
                     "application/json": {
                         summary: {
+                            features: number;
+                            fullyCovered: number;
+                            degraded: number;
+                            uncovered: number;
+                            nodes: number;
+                            byKind: {
+                                actor: number;
+                                runtime: number;
+                                duty: number;
+                                skill: number;
+                                app: number;
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                         settings: {
                             [key: string]: unknown;
                         };
                         coverage: {
+                            /** @enum {string} */
+                            status: "fullyCovered" | "degraded" | "uncovered";
+                            items?: ({
+                                featureSlug: string;
+                                /** @enum {string} */
+                                kind: "actor" | "runtime" | "duty" | "skill" | "app";
+                                /** @enum {string} */
+                                coverage: "fullyCovered" | "degraded" | "uncovered";
+                                active: {
+                                    nodeId: string;
+                                    heartbeatAgeMs: number;
+                                } | null;
+                                standby: {
+                                    nodeId: string;
+                                    heartbeatAgeMs: number;
+                                } | null;
+                                uses?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            nodes?: {
+                                [key: string]: unknown;
+                            }[];
+                        } & {
                             [key: string]: unknown;
                         };
                         requiresAuthForDetails: boolean;
@@ -8147,6 +8256,7 @@ export interface operations {
                         authorization_endpoint: string;
                         token_endpoint: string;
                         registration_endpoint: string;
+                        revocation_endpoint: string;
                         code_challenge_methods_supported: string[];
                     } & {
                         [key: string]: unknown;
@@ -8362,6 +8472,57 @@ export interface operations {
             };
             /** @description invalid_grant, invalid_request… */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            default: components["responses"]["ErrorDefault"];
+        };
+    };
+    postOauthRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: string;
+                    token_type_hint?: string;
+                    client_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Revoked, or nothing to revoke (unknown, expired or another client’s token) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request: no token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description invalid_client: unknown or missing client_id */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,6 +6,7 @@ import {
   type AppVersion,
 } from '../../schemas/documents/app';
 import { errors } from '../../schemas/errors';
+import { APP_LIBRARY_LIMIT, type AppLibraryResponse } from '../../schemas/http/apps';
 import type { Repository } from '../../src/store/mongo';
 import type { AppCaller, AppEffects } from './app-effects';
 import type { AppInstaller } from './app-installer';
@@ -34,8 +35,36 @@ export class AppDevices {
       installer: AppInstaller;
       effects: AppEffects;
       library: Repository<AppLibraryDocument>;
+      apps: Repository<AppDocument>;
     },
   ) {}
+
+  /**
+   * `GET /api/apps/library`: the account's library (an entry per app it installed and has not
+   * removed, in the workspace of its install) with the devices each is installed on, newest first.
+   */
+  async library(accountId: string): Promise<AppLibraryResponse> {
+    const docs = await this.deps.library.find(
+      { accountId },
+      { sort: { addedAt: -1, _id: 1 }, limit: APP_LIBRARY_LIMIT },
+    );
+    const apps = await this.deps.apps.find(
+      { _id: { $in: [...new Set(docs.map((d) => d.slug))] } },
+      { limit: 0 },
+    );
+    const visible = new Map(
+      apps.filter((a) => a.published || a.ownerAccountId === accountId).map((a) => [a._id, a.name]),
+    );
+    const library = docs.map((d) => ({
+      slug: d.slug,
+      name: visible.get(d.slug) ?? null,
+      workspaceId: d.workspaceId,
+      devices: d.devices.map((x) => ({ ...x, installedAt: x.installedAt.toISOString() })),
+      addedAt: d.addedAt.toISOString(),
+      updatedAt: d.updatedAt.toISOString(),
+    }));
+    return { library, total: await this.deps.library.count({ accountId }) };
+  }
 
   /** `POST /api/apps/{slug}/device-install`: an `APP_DEVICE_INSTALL` execution. Again on a target: refreshed. */
   async install(caller: AppCaller, slug: string, body: { target: AppDeviceTarget; workspaceId?: string }) {

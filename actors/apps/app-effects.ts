@@ -8,6 +8,7 @@ import type {
   AppPackageCacheDocument,
   AppVersion,
 } from '../../schemas/documents/app';
+import type { Effect } from '../../schemas/documents/execution';
 import { errors } from '../../schemas/errors';
 import type { LogView } from '../../schemas/http/executions';
 import type { Repository } from '../../src/store/mongo';
@@ -80,7 +81,16 @@ export class AppEffects {
   /** Records a finished operation on an app as an execution, with a log line per step it did. */
   async execution(
     caller: AppCaller,
-    op: { type: string; title: string; slug: string; workspaceId: string; lines: string[]; result: unknown },
+    op: {
+      type: string;
+      title: string;
+      slug: string;
+      workspaceId: string;
+      lines: string[];
+      result: unknown;
+      /** What a rollback of the execution undoes (none: it has nothing to undo). */
+      effects?: Effect[];
+    },
   ): Promise<AppExecution> {
     const svc = this.executions();
     const doc = await recordCompletedExecution(svc, caller, {
@@ -90,7 +100,7 @@ export class AppEffects {
       workspaceId: op.workspaceId,
       appSlug: op.slug,
       stepName: op.title,
-      effects: [],
+      effects: op.effects ?? [],
       result: op.result,
       logLines: op.lines,
     });

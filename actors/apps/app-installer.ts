@@ -1,4 +1,5 @@
 import type { AppDocument, AppInstallationDocument } from '../../schemas/documents/app';
+import { appInstallEffect } from './app-install-undoer';
 import { AppError, errors } from '../../schemas/errors';
 import type { InstallAppBody, PatchInstallationBody } from '../../schemas/http/apps';
 import type { Repository } from '../../src/store/mongo';
@@ -152,6 +153,15 @@ export class AppInstaller {
           `Package cached for offline install (${cached.bytes} bytes, sha256 ${cached.sha256.slice(0, 12)}…)`,
         ],
         result: { slug: app._id, version: latest.version, workspaceId, packageSha256: cached.sha256 },
+        effects: [
+          appInstallEffect({
+            accountId,
+            slug: app._id,
+            installationId: doc._id,
+            version: latest.version,
+            installedAt: now.toISOString(),
+          }),
+        ],
       });
       const extra = { executionId: execution.id, workspaceId };
       await effects.activity(accountId, app._id, 'install', `Installed ${app.name} ${latest.version}`, extra);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  AppLibraryResponseSchema,
   AppListResponseSchema,
   AppSlugParamsSchema,
   InstallAppBodySchema,
@@ -167,6 +168,14 @@ export const appContracts = defineContracts('App store', [
     responses: { 200: described() },
     errors: [404, 409],
     idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/apps/library',
+    summary:
+      "The account's library: each app it installed, in the workspace of its install, with the devices it is on",
+    auth: 'sb',
+    responses: { 200: AppLibraryResponseSchema },
   },
   {
     method: 'get',

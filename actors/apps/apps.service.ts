@@ -11,6 +11,7 @@ import { AppInstaller } from './app-installer';
 import { AppRatings } from './app-ratings';
 import { AppReadiness } from './app-readiness';
 import { seedApps, type AppSeedReport } from './app-seed';
+import { createAppUpdateRefresh } from './app-update-refresh';
 import { AppUpdater } from './app-updates';
 import { AppStorePermissionChecker } from './app-vault-permissions';
 import {
@@ -39,6 +40,11 @@ export interface AppsService {
   readonly permissions: AppStorePermissionChecker;
   /** Writes the seed apps into the store (idempotent; after the skill catalog's seed). */
   seed(): Promise<AppSeedReport>;
+  /**
+   * One pass of the `app-update-refresh` duty (app-update-refresh.ts): marks installations behind
+   * their app's latest version and notifies each account once per version; resolves how many.
+   */
+  refreshUpdates(): Promise<number>;
 }
 
 export function createAppsService(
@@ -70,12 +76,13 @@ export function createAppsService(
       return installed.filter((i) => i.status === 'active').map((i) => i.skill.slug);
     },
   });
+  const notifications = new NotificationsRepo(documents);
   const effects = new AppEffects({
     library,
     packages: documents.repository(appPackageCacheCollection),
     activity: documents.repository(appActivityCollection),
     installations,
-    notifications: new NotificationsRepo(documents),
+    notifications,
     executions: () => services.executions,
   });
   const installer = new AppInstaller({ apps, installations, catalog, readiness, effects, onChange });
@@ -83,11 +90,12 @@ export function createAppsService(
     catalog,
     installer,
     updater: new AppUpdater({ apps, installations, installer, readiness, effects }),
-    devices: new AppDevices({ installer, effects, library }),
+    devices: new AppDevices({ installer, effects, library, apps }),
     ratings: new AppRatings({ apps, installations, catalog, effects, onChange }),
     discovery,
     effects,
     permissions: new AppStorePermissionChecker({ apps, installations, effects }),
+    refreshUpdates: createAppUpdateRefresh({ apps, installations, notifications }),
     seed: async () => {
       const report = await seedApps({ apps, developers, logger: log });
       if (report.inserted + report.updated + report.unpublished > 0) onChange();

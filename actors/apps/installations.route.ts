@@ -1,4 +1,5 @@
 import {
+  AppLibraryResponseSchema,
   AppSlugParamsSchema,
   DeviceInstallBodySchema,
   DeviceRemoveSchema,
@@ -35,6 +36,12 @@ export const appInstallationsRoute: RouteModule<AppsRouteServices> = (router, de
   router.post('/api/apps/updates', deps.requireAuth, async (_req, res) => {
     const caller = requireAccount(res, WHO);
     res.json(await appsOf(deps).updater.applyUpdates(caller));
+  });
+
+  router.get('/api/apps/library', deps.requireAuth, async (_req, res) => {
+    const caller = requireAccount(res, WHO);
+    res.set('Cache-Control', 'private, no-cache');
+    res.json(AppLibraryResponseSchema.parse(await appsOf(deps).devices.library(caller.accountId)));
   });
 
   router.get('/api/apps/activity', deps.requireAuth, async (_req, res) => {

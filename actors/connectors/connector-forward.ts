@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   CompleteResultSchema,
+  EmptyResultSchema,
   GetPromptResultSchema,
   ListPromptsResultSchema,
   ListResourcesResultSchema,
@@ -26,6 +27,7 @@ const RESULT_SCHEMAS = {
   'prompts/list': ListPromptsResultSchema,
   'prompts/get': GetPromptResultSchema,
   'completion/complete': CompleteResultSchema,
+  'resources/subscribe': EmptyResultSchema,
 } as const;
 
 /** As for a tool's result (the pool's default). */
@@ -70,6 +72,10 @@ export async function forwardOnPool(
       );
     }
   });
+  // Kept by the pool: renewed on a new session, its updates relayed (connector-upstream.ts).
+  if (method === 'resources/subscribe' && typeof params.uri === 'string') {
+    pool.subscriptions.add(spec.id, params.uri);
+  }
   const size = Buffer.byteLength(JSON.stringify(result));
   if (size > MAX_RESULT_BYTES) {
     throw new AppError(

@@ -4,6 +4,8 @@ import type { ConnectorCallResult } from '../../schemas/messages/connectors';
 import type { Logger } from '../../src/logging/logger';
 import { raceAbort, type Lookup } from '../tools/net/target-guard';
 import { checkStdioCommand } from './connector-policy';
+import { StdioBudget } from './connector-stdio-budget';
+import { UpstreamSubscriptions, type UpstreamListener } from './connector-upstream';
 import { mapConnectorError, McpSession, type ConnectorSpec } from './mcp-session';
 
 /** Options of a `ConnectorPool`, with their defaults. */
@@ -63,10 +65,12 @@ export class ConnectorPool {
   private readonly epochs = new Map<string, number>();
   /** Calls in flight, with the account they belong to. */
   private readonly calls = new Map<AbortController, string>();
-  /** Stdio sessions being started (they count against `maxStdioSessions`), in all and per account. */
-  private stdioOpening = 0;
-  private readonly stdioOpeningBy = new Map<string, number>();
+  /** The stdio children's bound, fair between accounts (connector-stdio-budget.ts). */
+  private readonly stdio: StdioBudget;
   private stopped = false;
+  /** Upstream resources subscribed through this pool (renewed on a new session; connector-upstream.ts). */
+  readonly subscriptions = new UpstreamSubscriptions();
+  private upstream?: UpstreamListener;
   private readonly log: Logger;
   private readonly o: Required<Omit<ConnectorPoolOptions, 'lookup' | 'logger'>> & { lookup?: Lookup };
 
@@ -85,6 +89,12 @@ export class ConnectorPool {
       maxResultBytes: options.maxResultBytes ?? 4 * 1024 * 1024,
       clientVersion: options.clientVersion ?? '1.0.0',
     };
+    this.stdio = new StdioBudget(this.o.maxStdioSessions);
+  }
+
+  /** Where the servers' unasked notifications go (sessions opened from now on). */
+  onUpstream(listener: UpstreamListener): void {
+    this.upstream = listener;
   }
 
   /** Limit of a call that asks for `requested` ms (or nothing). */
@@ -254,10 +264,10 @@ export class ConnectorPool {
       } catch (err) {
         throw mapConnectorError(err, { slug: spec.slug, stage: 'connect', timeoutMs: 0 });
       }
-      await this.makeRoomForStdio(spec.accountId);
+      await this.stdio.makeRoom(spec.accountId, [...this.sessions.values()], (id) => this.close(id));
     }
     const stdio = spec.transport === 'stdio';
-    if (stdio) this.countOpening(spec.accountId, +1);
+    if (stdio) this.stdio.countOpening(spec.accountId, +1);
     const session = await McpSession.open(
       spec,
       {
@@ -266,11 +276,15 @@ export class ConnectorPool {
         connectTimeoutMs: this.o.connectTimeoutMs,
         clientVersion: this.o.clientVersion,
         logger: this.log,
+        onUpstream: this.upstream,
       },
       signal,
     ).finally(() => {
-      if (stdio) this.countOpening(spec.accountId, -1);
+      if (stdio) this.stdio.countOpening(spec.accountId, -1);
     });
+    if (this.subscriptions.has(spec.id)) {
+      await this.subscriptions.renew(session.client, spec, this.o.listTimeoutMs, this.log);
+    }
     if (this.stopped || (this.epochs.get(spec.id) ?? 0) !== epoch) {
       await session.close();
       throw new AppError('UNAVAILABLE', `MCP connector "${spec.slug}" was closed`, { reason: 'cancelled' });
@@ -289,50 +303,6 @@ export class ConnectorPool {
     return session;
   }
 
-  private countOpening(accountId: string, delta: 1 | -1): void {
-    this.stdioOpening += delta;
-    const left = (this.stdioOpeningBy.get(accountId) ?? 0) + delta;
-    if (left > 0) this.stdioOpeningBy.set(accountId, left);
-    else this.stdioOpeningBy.delete(accountId);
-  }
-
-  /**
-   * Makes room for one more stdio session of `accountId`. One account holds at most all but one of
-   * the `maxStdioSessions` children (at least 1), so that another account's connector can always
-   * start: past its share, the account's own least recently used idle session is closed, or the
-   * call refused while all of them are busy. Within the bound, the least recently used idle session
-   * of any account is closed when the new one would pass it.
-   */
-  private async makeRoomForStdio(accountId: string): Promise<void> {
-    const stdio = [...this.sessions.values()].filter((s) => s.spec.transport === 'stdio' && !s.closed);
-    const share = Math.max(1, this.o.maxStdioSessions - 1);
-    const mine = stdio.filter((s) => s.spec.accountId === accountId);
-    if (mine.length + (this.stdioOpeningBy.get(accountId) ?? 0) >= share) {
-      const ownIdle = leastRecentlyUsedIdle(mine);
-      if (!ownIdle) {
-        throw new AppError(
-          'UNAVAILABLE',
-          `This account's stdio MCP connectors are all busy on this worker (at most ${share} of ${this.o.maxStdioSessions} per account); retry shortly`,
-          { reason: 'connect', retryAfter: 1 },
-          { retryable: true },
-        );
-      }
-      await this.close(ownIdle.spec.id);
-      return;
-    }
-    if (stdio.length + this.stdioOpening < this.o.maxStdioSessions) return;
-    const idle = leastRecentlyUsedIdle(stdio);
-    if (!idle) {
-      throw new AppError(
-        'UNAVAILABLE',
-        `Too many stdio MCP connectors busy on this worker (limit ${this.o.maxStdioSessions}); retry shortly`,
-        { reason: 'connect', retryAfter: 1 },
-        { retryable: true },
-      );
-    }
-    await this.close(idle.spec.id);
-  }
-
   private async drop(session: McpSession): Promise<void> {
     if (this.sessions.get(session.spec.id) === session) {
       this.sessions.delete(session.spec.id);
@@ -343,6 +313,8 @@ export class ConnectorPool {
 
   private scheduleIdle(session: McpSession): void {
     if (session.inFlight > 0 || session.closed || this.sessions.get(session.spec.id) !== session) return;
+    // Its upstream subscriptions would end with it.
+    if (this.subscriptions.has(session.spec.id)) return;
     this.clearIdle(session.spec.id);
     const timer = setTimeout(() => {
       this.idleTimers.delete(session.spec.id);
@@ -367,8 +339,4 @@ function neverReachedServer(err: unknown): boolean {
   if (!isAppError(err)) return false;
   const message = err.message;
   return err.details.reason === 'transport' && /session is closed|connection refused|HTTP 404/.test(message);
-}
-
-function leastRecentlyUsedIdle(sessions: readonly McpSession[]): McpSession | undefined {
-  return sessions.filter((s) => s.inFlight === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
 }

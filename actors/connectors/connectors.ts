@@ -16,6 +16,7 @@ import { rekeyConnectors, type ConnectorRekeyReport } from './connector-rekey';
 import { ConnectorSealer } from './connector-secrets';
 import { createConnectorTools, type ConnectorTools } from './connector-tools';
 import { createConnectorCatalog, type ConnectorCatalogClient } from './connector-federation';
+import { upstreamRelay } from './connector-relay';
 import { connectorsActor } from './connectors.actor';
 import { connectorsCollection } from './connectors.collection';
 import { loggedRekeyPass } from '../vault/vault-rekey';
@@ -59,6 +60,8 @@ export function createConnectorsService(
   logger: Logger,
   system: ActorSystemApi,
   options: ConnectorsOptions = {},
+  /** Where a changed upstream tool list is stored again (connector-relay.ts). */
+  documents?: DocumentStore,
 ): ConnectorsService {
   const pool = new ConnectorPool({
     ...options,
@@ -67,10 +70,21 @@ export function createConnectorsService(
     stdioAllowlist: config.MCP_STDIO_ALLOWLIST,
     clientVersion: options.clientVersion ?? packageJson.version,
   });
-  // A connector removed or disabled anywhere: its sessions on this node end too.
+  // The servers' unasked notifications: tool lists stored again, resource updates relayed.
+  pool.onUpstream(
+    upstreamRelay({
+      pool,
+      system,
+      repo: documents?.repository(connectorsCollection),
+      logger: logger.child({ component: 'connectors' }),
+    }),
+  );
+  // A connector removed or disabled anywhere: its sessions (and upstream subscriptions) on this node end too.
   const off = system.onBroadcast(CONNECTOR_CLOSED_BROADCAST, (body) => {
     const parsed = ConnectorClosedBroadcastSchema.safeParse(body);
-    if (parsed.success) void pool.close(parsed.data.connectorId);
+    if (!parsed.success) return;
+    pool.subscriptions.drop(parsed.data.connectorId);
+    void pool.close(parsed.data.connectorId);
   });
   const tools = createConnectorTools(system, {
     callTimeoutMs: pool.callTimeout(),

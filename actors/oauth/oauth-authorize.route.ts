@@ -12,7 +12,7 @@ import { consentPage, errorPage, signInPage } from './oauth-pages';
 import { newId, oauthClientsCollection, oauthConsentsCollection } from './oauth.collection';
 
 /** What the OAuth routes read from the process's services. */
-export type OAuthRouteServices = Pick<Services, 'documents' | 'cache'>;
+export type OAuthRouteServices = Pick<Services, 'documents' | 'cache' | 'tokens'>;
 
 const CONSENT_TTL_MS = 10 * 60_000;
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;

@@ -183,7 +183,7 @@ export class OAuthGrants {
   }
 
   /** Ends a grant: its named token revoked, its refresh token dead. */
-  private async revokeGrant(grantId: string): Promise<void> {
+  async revokeGrant(grantId: string): Promise<void> {
     const grant: OAuthGrantDocument | null = await this.grants.findOneAndUpdate(
       { _id: grantId, status: 'live' },
       { $set: { status: 'revoked' } },

@@ -8,8 +8,8 @@ import { newId, oauthClientsCollection } from './oauth.collection';
 
 /**
  * The authorization server's metadata (RFC 8414), dynamic client registration (RFC 7591) and the
- * token endpoint (docs/oauth.md). Errors here are OAuth's own JSON (`{error, error_description}`,
- * RFC 6749 §5.2), with `code` as every other 4xx of the service has it.
+ * token endpoint (docs/oauth.md; revocation is `oauth-revoke.route.ts`). Errors here are OAuth's
+ * own JSON (`{error, error_description}`, RFC 6749 §5.2), with `code` as every other 4xx has it.
  */
 
 export const AS_METADATA_PATH = '/.well-known/oauth-authorization-server';
@@ -28,7 +28,7 @@ function acceptableRedirect(uri: string): boolean {
   return url.protocol === 'http:' && loopback;
 }
 
-function oauthError(res: Response, err: OAuthError): void {
+export function oauthError(res: Response, err: OAuthError): void {
   res
     .status(err.status)
     .setHeader('Cache-Control', 'no-store')
@@ -51,10 +51,12 @@ export const oauthServerRoute: RouteModule<OAuthRouteServices> = (router, deps) 
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
     registration_endpoint: `${issuer}/oauth/register`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
     response_types_supported: ['code'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
     scopes_supported: [OAUTH_SCOPE],
     authorization_response_iss_parameter_supported: true,
   });

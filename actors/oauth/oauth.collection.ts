@@ -28,13 +28,15 @@ export const oauthCodesCollection = defineCollection({
   indexes: [{ key: { expiresAt: 1 }, name: 'expires_ttl', expireAfterSeconds: 3600 }],
 });
 
-/** `oauth_grants`: one per code exchange; found by the refresh token's hash (current or used). */
+/** `oauth_grants`: one per code exchange; found by the refresh token's hash (current or used) or its named token. */
 export const oauthGrantsCollection = defineCollection({
   name: 'oauth_grants',
   schema: OAuthGrantDocumentSchema,
   indexes: [
     { key: { refreshHash: 1 }, name: 'refresh_hash' },
     { key: { usedHashes: 1 }, name: 'used_hashes' },
+    // Revoking an access token (RFC 7009) finds its grant by the named token.
+    { key: { namedTokenId: 1 }, name: 'named_token' },
     { key: { expiresAt: 1 }, name: 'expires_ttl', expireAfterSeconds: 0 },
   ],
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   OAuthAuthorizeParamsSchema,
   OAuthRegisterBodySchema,
+  OAuthRevokeBodySchema,
   OAuthTokenBodySchema,
 } from '../../schemas/http/oauth';
 import { defineContracts } from '../../src/http/openapi/contract';
@@ -18,7 +19,7 @@ const redirect = (description: string) => ({
   headers: { Location: 'where the browser goes next' },
 });
 
-/** oauth-server.route.ts and oauth-authorize.route.ts (docs/oauth.md). */
+/** oauth-server.route.ts, oauth-authorize.route.ts and oauth-revoke.route.ts (docs/oauth.md). */
 export const oauthContracts = defineContracts('OAuth for MCP clients', [
   {
     method: 'get',
@@ -31,6 +32,7 @@ export const oauthContracts = defineContracts('OAuth for MCP clients', [
         authorization_endpoint: z.string(),
         token_endpoint: z.string(),
         registration_endpoint: z.string(),
+        revocation_endpoint: z.string(),
         code_challenge_methods_supported: z.array(z.string()),
       }),
     },
@@ -88,6 +90,20 @@ export const oauthContracts = defineContracts('OAuth for MCP clients', [
         scope: z.string(),
       }),
       400: { description: 'invalid_grant, invalid_request…', schema: OAuthErrorSchema },
+    },
+  },
+  {
+    method: 'post',
+    path: '/oauth/revoke',
+    summary:
+      'Token revocation (RFC 7009): a refresh or access token ends its whole grant; unknown tokens are 200 too',
+    auth: 'none',
+    body: OAuthRevokeBodySchema,
+    bodyContentType: 'application/x-www-form-urlencoded',
+    responses: {
+      200: { description: 'Revoked, or nothing to revoke (unknown, expired or another client’s token)' },
+      400: { description: 'invalid_request: no token', schema: OAuthErrorSchema },
+      401: { description: 'invalid_client: unknown or missing client_id', schema: OAuthErrorSchema },
     },
   },
 ]);

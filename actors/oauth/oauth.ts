@@ -2,3 +2,4 @@
 export { oauthCollections } from './oauth.collection';
 export { oauthAuthorizeRoute } from './oauth-authorize.route';
 export { oauthServerRoute, AS_METADATA_PATH } from './oauth-server.route';
+export { oauthRevokeRoute } from './oauth-revoke.route';

@@ -1,7 +1,7 @@
 import { CrewFailoverBodySchema } from '../../schemas/http/operations';
 import type { RouteModule } from '../../src/http/app.types';
 import { parseBody } from '../../src/http/validation';
-import type { Coverage, CrewNode, FeatureCrew } from './crew-plan';
+import type { Coverage, CrewNode, FeatureCrew, FeatureKind } from './crew-plan';
 import type { CrewService } from './crew.service';
 import { createOpsAuth, type OpsAuthServices } from './ops-auth';
 
@@ -38,12 +38,15 @@ export const crewRoute: RouteModule<CrewRouteServices> = (router, deps) => {
     const view = await crew.refresh();
     const { features, nodes } = view;
     const count = (c: Coverage) => features.filter((f) => f.coverage === c).length;
+    const byKind: Record<FeatureKind, number> = { actor: 0, runtime: 0, duty: 0, skill: 0, app: 0 };
+    for (const f of features) byKind[f.kind] += 1;
     const summary = {
       features: features.length,
       fullyCovered: count('fullyCovered'),
       degraded: count('degraded'),
       uncovered: count('uncovered'),
       nodes: nodes.length,
+      byKind,
     };
     const status = overall(features);
     if (!admin) {

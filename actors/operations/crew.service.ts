@@ -4,37 +4,17 @@ import type { ActorSystem } from '../../src/kernel';
 import type { Logger } from '../../src/logging/logger';
 import type { CachePort } from '../../src/store/cache';
 import type { CrewStore } from './crew-documents.store';
-import {
-  featuresOf,
-  featureSlug,
-  planFailover,
-  planFeature,
-  type Assignment,
-  type CrewNode,
-  type FeatureCrew,
-} from './crew-plan';
+import { bootstrapCluster, type BootstrapDeps, type BootstrapResult } from './crew-bootstrap';
+import { CrewDuties, type Duty, type DutyRun } from './crew-duties';
+import { InstalledFeatures, type InstalledFeaturesSource } from './crew-installed';
+import { featuresOf, planFailover, planFeature, type CrewNode, type FeatureCrew } from './crew-plan';
+import { ASSIGN_RENEW_MS, CrewRecordsRepo } from './crew-records.repo';
 
 /** Broadcast types of the crew (every node hears them). */
 export const CREW_HEARTBEAT_BROADCAST = 'crew.heartbeat';
 export const CREW_CHANGED_BROADCAST = 'crew.changed';
 
-/** A background duty: runs every `intervalMs` on its feature's active node, or once from cron. */
-export interface Duty {
-  readonly name: string;
-  readonly intervalMs: number;
-  /** One pass; resolves how many items it handled. */
-  run(): Promise<number>;
-}
-
-export interface DutyRun {
-  duty: string;
-  ok: boolean;
-  items: number;
-  ms: number;
-  /** Set when another call of the cluster was running this duty: this one did not run it. */
-  skipped?: 'running elsewhere';
-  error?: string;
-}
+export type { Duty, DutyRun } from './crew-duties';
 
 export interface CrewView {
   nodes: CrewNode[];
@@ -42,7 +22,7 @@ export interface CrewView {
   at: number;
 }
 
-export interface CrewDeps {
+export interface CrewDeps extends BootstrapDeps {
   readonly system: Pick<ActorSystem, 'nodeId' | 'status' | 'broadcast' | 'onBroadcast'>;
   readonly cache: CachePort;
   /**
@@ -60,25 +40,13 @@ export interface CrewDeps {
    * runs them from cron, never on a timer.
    */
   readonly offersDuties: boolean;
-  /** Declares the indexes of every collection (bootstrap); resolves what it created and found. */
-  readonly declareIndexes?: () => Promise<
-    Array<{ collection: string; created: string[]; unchanged: string[] }>
-  >;
   /** Deployments sharing a Redis stay apart (AMQP_PREFIX): keys are `crew:<cluster>:...`. */
   readonly cluster: string;
-  /** Seeds of the catalogs (the skill store's), run again by bootstrap (idempotent): name → run. */
-  readonly seeds?: Readonly<Record<string, () => Promise<unknown>>>;
+  /** The installed catalog skills and apps, as features with the runtime functions they use. */
+  readonly installed?: InstalledFeaturesSource;
+  /** How often a heartbeat reads the installed skills and apps again, ms (default: 5 beats). */
+  readonly installedRefreshMs?: number;
 }
-
-const NODE_PREFIX = 'node:';
-const ASSIGN_PREFIX = 'assign:';
-const RUN_PREFIX = 'run:';
-/**
- * A stored assignment outlives its nodes (so a feature whose every node died shows as uncovered)
- * for an hour; the active node renews it every few minutes while it lives.
- */
-const ASSIGN_TTL_MS = 60 * 60_000;
-const ASSIGN_RENEW_MS = 5 * 60_000;
 
 /**
  * This process's membership of the crew. On every heartbeat it writes its record into the cache
@@ -89,9 +57,9 @@ const ASSIGN_RENEW_MS = 5 * 60_000;
  * feature's active node, holding a cluster-wide run lock, so a duty runs once per tick.
  */
 export class CrewService {
-  private readonly cache: CrewStore;
-  private readonly duties = new Map<string, Duty>();
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly records: CrewRecordsRepo;
+  private readonly duties: CrewDuties;
+  private readonly installed: InstalledFeatures;
   private readonly offs: Array<() => void> = [];
   private readonly startedAt = new Date().toISOString();
   private heartbeat: NodeJS.Timeout | undefined;
@@ -101,7 +69,20 @@ export class CrewService {
   private renewedAt = 0;
 
   constructor(private readonly deps: CrewDeps) {
-    this.cache = deps.store?.records ?? deps.cache.namespace(`crew:${deps.cluster}:`);
+    const store = deps.store?.records ?? deps.cache.namespace(`crew:${deps.cluster}:`);
+    this.records = new CrewRecordsRepo(store);
+    this.duties = new CrewDuties({
+      records: store,
+      nodeId: deps.system.nodeId,
+      logger: deps.logger,
+      offersDuties: deps.offersDuties,
+      isActive: (slug) => this.isActive(slug),
+    });
+    this.installed = new InstalledFeatures(
+      deps.installed,
+      deps.installedRefreshMs ?? deps.heartbeatMs * 5,
+      deps.logger,
+    );
   }
 
   /** Where the records live: `redis` or `memory` (the cache), or `documents`. */
@@ -124,12 +105,12 @@ export class CrewService {
 
   /** Adds a duty this node can run (before `start`). A duty with interval 0 is not offered. */
   addDuty(duty: Duty): void {
-    if (duty.intervalMs > 0) this.duties.set(duty.name, duty);
+    this.duties.add(duty);
   }
 
   /** The duties this node offers to the crew (none on a node that hosts no actors). */
   dutyNames(): string[] {
-    return this.deps.offersDuties ? [...this.duties.keys()].sort() : [];
+    return this.duties.names();
   }
 
   /** Starts beating and the duty timers. */
@@ -150,27 +131,17 @@ export class CrewService {
       this.beat().catch((err: unknown) => this.deps.logger.warn({ err }, 'crew: heartbeat failed'));
     }, this.deps.heartbeatMs);
     this.heartbeat.unref();
-    for (const duty of this.deps.offersDuties ? this.duties.values() : []) {
-      const timer = setInterval(
-        () =>
-          void this.tick(duty).catch((err: unknown) =>
-            this.deps.logger.warn({ err, duty: duty.name }, 'crew: duty tick failed'),
-          ),
-        duty.intervalMs,
-      );
-      timer.unref();
-      this.timers.push(timer);
-    }
+    this.duties.start();
   }
 
   /** Stops beating and running duties, and leaves the crew at once (its record is removed). */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    for (const t of this.timers) clearInterval(t);
+    this.duties.stop();
     for (const off of this.offs) off();
     await this.beating?.catch(() => undefined);
-    await this.cache.delete(NODE_PREFIX + this.nodeId).catch(() => undefined);
+    await this.records.leave(this.nodeId).catch(() => undefined);
   }
 
   /** The view of the last heartbeat (this node's duties are decided on it). */
@@ -207,13 +178,14 @@ export class CrewService {
     return (this.beating ??= (async () => {
       if (this.stopped) return this.last;
       const me = this.record();
-      await this.cache.set(NODE_PREFIX + me.nodeId, JSON.stringify(me), { ttlMs: this.leaseMs });
+      await this.records.announce(me, this.leaseMs);
       void this.deps.system.broadcast(CREW_HEARTBEAT_BROADCAST, me).catch(() => undefined);
+      await this.installed.refresh();
       const view = await this.refresh(true);
       if (me.beatAt - this.renewedAt >= ASSIGN_RENEW_MS) {
         this.renewedAt = me.beatAt;
         for (const f of view.features) {
-          if (f.active === me.nodeId) await this.cache.expire(ASSIGN_PREFIX + f.featureSlug, ASSIGN_TTL_MS);
+          if (f.active === me.nodeId) await this.records.renew(f.featureSlug);
         }
       }
       return view;
@@ -224,38 +196,22 @@ export class CrewService {
 
   /** Reads the live nodes and stored assignments and computes every feature's crew. */
   async refresh(store = false): Promise<CrewView> {
-    const nodes = await this.liveNodes();
-    const storedKeys = await this.cache.list(ASSIGN_PREFIX);
-    const known = storedKeys.map((k) => k.slice(ASSIGN_PREFIX.length));
-    const slugs = featuresOf(nodes, known);
-    const values = slugs.length ? await this.cache.mget(slugs.map((s) => ASSIGN_PREFIX + s)) : [];
+    const nodes = await this.records.liveNodes();
+    const uses = this.installed.current();
+    const slugs = featuresOf(nodes, await this.records.assignedSlugs(), uses);
+    const stored = await this.records.assignments(slugs);
     const features = slugs.map((slug, i) => {
-      const stored = parse<Assignment>(values[i]);
-      const crew = planFeature(slug, nodes, stored);
-      if (store && (crew.active !== stored?.active || crew.standby !== stored?.standby)) {
-        const next: Assignment = {
-          active: crew.active,
-          standby: crew.standby,
-          lastFailover: stored?.lastFailover,
-        };
-        void this.cache
-          .set(ASSIGN_PREFIX + slug, JSON.stringify(next), { ttlMs: ASSIGN_TTL_MS })
-          .catch(() => undefined);
+      const was = stored[i];
+      const crew = planFeature(slug, nodes, was, uses);
+      if (store && (crew.active !== was?.active || crew.standby !== was?.standby)) {
+        const next = { active: crew.active, standby: crew.standby, lastFailover: was?.lastFailover };
+        void this.records.assign(slug, next).catch(() => undefined);
       }
       return crew;
     });
     const view = { nodes, features, at: Date.now() };
     if (!this.stopped) this.last = view;
     return view;
-  }
-
-  private async liveNodes(): Promise<CrewNode[]> {
-    const keys = await this.cache.list(NODE_PREFIX);
-    const values = keys.length ? await this.cache.mget(keys) : [];
-    return values
-      .map((v) => parse<CrewNode>(v))
-      .filter((n): n is CrewNode => !!n)
-      .sort((a, b) => a.nodeId.localeCompare(b.nodeId));
   }
 
   /**
@@ -271,11 +227,16 @@ export class CrewService {
     const before = view.features.find((f) => f.featureSlug === slug);
     if (!before)
       throw new AppError('NOT_FOUND', `No feature ${slug} in the crew (GET /api/ops/crew lists them)`);
-    const next = planFailover(before, view.nodes, { by, reason, at: new Date().toISOString() });
+    const next = planFailover(
+      before,
+      view.nodes,
+      { by, reason, at: new Date().toISOString() },
+      this.installed.current(),
+    );
     if (!next) {
       throw new AppError('CONFLICT', `Feature ${slug} has no live standby to promote`, { featureSlug: slug });
     }
-    await this.cache.set(ASSIGN_PREFIX + slug, JSON.stringify(next), { ttlMs: ASSIGN_TTL_MS });
+    await this.records.assign(slug, next);
     await this.deps.system.broadcast(CREW_CHANGED_BROADCAST, { featureSlug: slug }).catch(() => undefined);
     const after = (await this.refresh()).features.find((f) => f.featureSlug === slug)!;
     this.deps.logger.info(
@@ -285,89 +246,35 @@ export class CrewService {
     return { before, after };
   }
 
-  /**
-   * Bootstrap: declares the indexes of every collection again (idempotent), seeds the catalogs
-   * again (idempotent: the skill store's) and stores the crew of every feature; says what it
-   * created and what was already there.
-   */
-  async bootstrap(): Promise<{
-    indexes: { created: string[]; alreadyThere: number };
-    catalogs: Record<string, unknown>;
-    crews: { assigned: string[]; alreadyAssigned: string[] };
-  }> {
-    const reports = this.deps.declareIndexes ? await this.deps.declareIndexes() : [];
-    const created = reports.flatMap((r) => r.created.map((name) => `${r.collection}.${name}`));
-    const alreadyThere = reports.reduce((n, r) => n + r.unchanged.length, 0);
-    const catalogs: Record<string, unknown> = {};
-    for (const [name, seed] of Object.entries(this.deps.seeds ?? {})) catalogs[name] = await seed();
-    return { indexes: { created, alreadyThere }, catalogs, crews: await this.assignAll() };
+  /** Bootstrap (crew-bootstrap.ts): indexes, catalog seeds and the crew of every feature. */
+  bootstrap(): Promise<BootstrapResult> {
+    return bootstrapCluster(this.deps, () => this.assignAll());
   }
 
   /** Stores the crew of every feature now: what was assigned and what already was. */
   async assignAll(): Promise<{ assigned: string[]; alreadyAssigned: string[] }> {
-    const before = await this.cache.list(ASSIGN_PREFIX);
+    const had = new Set(await this.records.assignedSlugs());
+    // The skills and apps installed now, not as of the last read.
+    await this.installed.refresh(true);
     const view = await this.beat();
-    const had = new Set(before.map((k) => k.slice(ASSIGN_PREFIX.length)));
     const assigned: string[] = [];
     const alreadyAssigned: string[] = [];
     for (const f of view.features) (had.has(f.featureSlug) ? alreadyAssigned : assigned).push(f.featureSlug);
     // The writes of `beat` are not awaited; bootstrap's answer must hold when it is read.
     for (const f of view.features) {
       if (!had.has(f.featureSlug)) {
-        const a: Assignment = { active: f.active, standby: f.standby, lastFailover: f.lastFailover };
-        await this.cache.set(ASSIGN_PREFIX + f.featureSlug, JSON.stringify(a), { ttlMs: ASSIGN_TTL_MS });
+        await this.records.assign(f.featureSlug, {
+          active: f.active,
+          standby: f.standby,
+          lastFailover: f.lastFailover,
+        });
       }
     }
     return { assigned, alreadyAssigned };
   }
 
-  /** A duty's timer: runs it only on the feature's active node. */
-  private async tick(duty: Duty): Promise<void> {
-    if (this.stopped || !this.isActive(featureSlug('duty', duty.name))) return;
-    const run = await this.runDuty(duty, duty.intervalMs);
-    if (!run.ok) this.deps.logger.warn({ duty: duty.name, error: run.error }, 'crew: duty failed');
-  }
-
   /** Runs every duty once now (cron), each under its cluster-wide run lock. */
-  async runAll(): Promise<DutyRun[]> {
-    const runs: DutyRun[] = [];
-    for (const duty of this.duties.values()) runs.push(await this.runDuty(duty, 60_000));
-    return runs;
-  }
-
-  private async runDuty(duty: Duty, lockMs: number): Promise<DutyRun> {
-    const key = RUN_PREFIX + duty.name;
-    const token = `${this.nodeId}:${Date.now()}`;
-    const t0 = performance.now();
-    let locked: boolean;
-    try {
-      locked = await this.cache.set(key, token, { ttlMs: Math.max(lockMs, 1000), onlyIfAbsent: true });
-    } catch (err) {
-      // No run lock without the cache (a Redis blip): the duty waits for the next tick. Reported,
-      // never thrown: a timer's rejection would end the process.
-      const error = `the duty's run lock could not be taken: ${err instanceof Error ? err.message : String(err)}`;
-      return { duty: duty.name, ok: false, items: 0, ms: 0, error };
-    }
-    if (!locked) return { duty: duty.name, ok: true, items: 0, ms: 0, skipped: 'running elsewhere' };
-    try {
-      const items = await duty.run();
-      this.deps.logger.debug({ duty: duty.name, items }, 'crew: duty ran');
-      return { duty: duty.name, ok: true, items, ms: Math.round(performance.now() - t0) };
-    } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
-      return { duty: duty.name, ok: false, items: 0, ms: Math.round(performance.now() - t0), error };
-    } finally {
-      if ((await this.cache.get(key).catch(() => null)) === token)
-        await this.cache.delete(key).catch(() => undefined);
-    }
-  }
-}
-
-function parse<T>(value: string | null | undefined): T | undefined {
-  if (!value) return undefined;
-  try {
-    return JSON.parse(value) as T;
-  } catch {
-    return undefined;
+  runAll(): Promise<DutyRun[]> {
+    return this.duties.runAll();
   }
 }

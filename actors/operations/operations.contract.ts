@@ -5,6 +5,19 @@ import { defineContracts } from '../../src/http/openapi/contract';
 /** An answer whose full shape is in docs/operations.md; the named fields are always there. */
 const described = (shape: z.ZodRawShape = {}) => z.looseObject(shape);
 
+const count = z.number().int().nonnegative();
+const member = z.object({ nodeId: z.string(), heartbeatAgeMs: count }).nullable();
+/** One feature's crew in `coverage.items`. */
+const crewItem = described({
+  featureSlug: z.string(),
+  kind: z.enum(['actor', 'runtime', 'duty', 'skill', 'app']),
+  coverage: z.enum(['fullyCovered', 'degraded', 'uncovered']),
+  active: member,
+  standby: member,
+  /** Skill and app features: the runtime functions they use (a node serving them offers all). */
+  uses: z.array(z.string()).optional(),
+});
+
 /** crew.route.ts and metrics.route.ts: the ops crew, its duties and metrics. */
 export const operationsContracts = defineContracts('Operations', [
   {
@@ -14,9 +27,22 @@ export const operationsContracts = defineContracts('Operations', [
     auth: 'optional',
     responses: {
       200: described({
-        summary: described(),
+        summary: described({
+          features: count,
+          fullyCovered: count,
+          degraded: count,
+          uncovered: count,
+          nodes: count,
+          /** Features per kind: installed catalog skills (`skill:<slug>`) and apps (`app:<slug>`) too. */
+          byKind: z.object({ actor: count, runtime: count, duty: count, skill: count, app: count }),
+        }),
         settings: described(),
-        coverage: described(),
+        coverage: described({
+          status: z.enum(['fullyCovered', 'degraded', 'uncovered']),
+          /** Ops admins only: each feature's crew; skills and apps list the runtime functions they use. */
+          items: z.array(crewItem).optional(),
+          nodes: z.array(described()).optional(),
+        }),
         requiresAuthForDetails: z.boolean(),
       }),
     },

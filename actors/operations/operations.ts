@@ -5,10 +5,12 @@ import { EXECUTION_STATUSES } from '../../schemas/documents/execution';
 import type { CollectionDefinition } from '../../src/store/mongo';
 import { CrewDocumentsStore } from './crew-documents.store';
 import { deleteOldNotifications } from './notification-retention';
+import type { InstalledFeaturesSource } from './crew-installed';
 import { CrewService, type Duty } from './crew.service';
 import { ServiceMetrics } from './metrics';
 
 export { CrewService, type Duty, type DutyRun, type CrewView } from './crew.service';
+export { createInstalledFeatures } from './installed-features';
 
 /** How often the notification retention duty runs, ms. */
 const RETENTION_INTERVAL_MS = 60 * 60_000;
@@ -34,6 +36,8 @@ export function createCrew(
     collections?: readonly CollectionDefinition[];
     /** Catalog seeds bootstrap runs again (the skill store's). */
     seeds?: Readonly<Record<string, () => Promise<unknown>>>;
+    /** The installed catalog skills and apps, shown as features (installed-features.ts). */
+    installed?: InstalledFeaturesSource;
   },
 ): CrewService {
   const { config, system, cache, logger, executions, vault } = services;
@@ -61,6 +65,7 @@ export function createCrew(
     cluster: config.AMQP_PREFIX,
     offersDuties: options.hostsActors,
     seeds: options.seeds,
+    installed: options.installed,
     declareIndexes: () => services.documents.ensureIndexes(options.collections ?? []),
   });
   if (shared) logger.info('crew: REDIS_URL is unset, so the crew keeps its records in the document store');

@@ -9,6 +9,8 @@ export interface LoadSpec {
   token(i: number): string;
   /** The request bodies connection `i` sends in turn, forever. */
   bodies(i: number): string[];
+  /** Headers of a request beyond content type and bearer (MCP 2026-07-28's `Mcp-Method`, say). */
+  headers?(body: string): Record<string, string>;
   /**
    * Seconds of load before `seconds`, on the same connections, not measured: the first
    * requests of 50 fresh connections arrive at once and meet cold caches, and that ramp is not
@@ -49,7 +51,14 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
         const i = nextClient++;
         // Headers with each request: a client's request list would otherwise keep only the first's.
         const headers = { 'content-type': 'application/json', authorization: `Bearer ${spec.token(i)}` };
-        client.setRequests(spec.bodies(i).map((body) => ({ method: 'POST', path: '/mcp', headers, body })));
+        client.setRequests(
+          spec.bodies(i).map((body) => ({
+            method: 'POST',
+            path: '/mcp',
+            headers: spec.headers ? { ...headers, ...spec.headers(body) } : headers,
+            body,
+          })),
+        );
       },
     },
     () => undefined,

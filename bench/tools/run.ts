@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { deleteDeclaredAmqpNames } from '../support/amqp-names';
 import { localService } from '../support/local-service';
-import { killAllChildren, ownCpuMicros, processByName, startProcess, type BenchProcess } from './children';
+import { killAllChildren, processByName, startProcess, type BenchProcess } from './children';
 import {
   fairnessCheck,
   fairnessNodeEnv,
@@ -14,7 +13,10 @@ import {
   type FairnessFigures,
 } from './fairness';
 import { runMetricsCase } from './metrics-case';
-import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from './load';
+import { measurePeer, peerMarkdown, peerRatios, type PeerTarget } from './peer-case';
+import { runPeerAlone } from './peer-alone';
+import { cleanRedis } from './redis-cleanup';
+import { CaseRunner, REWARM_SECONDS, WARMUP_SECONDS, type CpuSource, type Measured } from './case-runner';
 
 /**
  * `npm run bench:mcp`: the tool router's hot path, `POST /mcp` with bearer auth, side by side in
@@ -30,25 +32,21 @@ import { merge, runLoad, type CaseFigures, type LoadRun, type LoadSpec } from '.
  *   first one call at a time (the round trip outside the sandbox), then under load, in rounds whose
  *   order alternates (1, 2 | 2, 1 | ...) so that a drift of the machine's load favours neither.
  * - `proc_execute` of `1+1` through (a).
+ * - The MCP peer (peer-case.ts): the same 2026-07-28 `tools/call` of `mem_set`/`mem_get` to a bare
+ *   server made with the official SDK v2 and to our `/mcp` in (a) and (b): ratios in one run.
  * - Fairness between tenants (fairness.ts): tenant T's `1+1`, one at a time, alone and while tenant
  *   S keeps 20 long loops in flight, on a node of its own (`ROLE=all`, SANDBOX_THREADS=2).
  *
  * Writes bench/results/mcp.json and mcp.md. Environment: REDIS_URL (default redis://127.0.0.1:6379),
  * AMQP_URL (default amqp://guest:guest@127.0.0.1:5672), both loopback only; BENCH_SECONDS (4 per
  * round), BENCH_ROUNDS (2), BENCH_PROC_ROUNDS (3, the scale-out), BENCH_CPU_PROF (a directory: the in-process, api and worker nodes run with
- * --cpu-prof there); BENCH_MCP_CASE=fairness runs the fairness case alone (prints, writes nothing).
+ * --cpu-prof there); BENCH_MCP_CASE=fairness runs the fairness case alone, BENCH_MCP_CASE=peer the
+ * MCP peer comparison alone (both print, write nothing).
  * A watchdog stops everything after 260 s.
  */
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const WARMUP_SECONDS = 2;
-/**
- * Load before each later round of a case, not measured: the case's nodes were paused while the
- * other cases ran, and their first second after SIGCONT (timers catching up, cold caches) is not
- * the steady state the rounds measure.
- */
-const REWARM_SECONDS = 1;
 const CONNECTIONS = 50;
 const AGENTS = 50;
 /**
@@ -88,19 +86,6 @@ interface ServiceCase {
   /** The process the load goes to (the `all` or `api` node). */
   front: BenchProcess;
   workers: BenchProcess[];
-}
-
-/** CPU of the processes of a case over its measurements, per request (µs), by role. */
-type CpuPerRequest = Record<string, number | undefined>;
-
-/** Something whose CPU time is read before and after each measurement. */
-interface CpuSource {
-  name: string;
-  cpuMicros(): number | undefined;
-}
-
-interface Measured extends CaseFigures {
-  cpuUsPerRequest: CpuPerRequest;
 }
 
 /** One call at a time: the median latency and the median run time the sandbox reported. */
@@ -179,102 +164,6 @@ async function probeProc(url: string, token: string, body: string): Promise<Proc
   return { latencyMs: round(median(latencies)), runMs: round(median(runs)) };
 }
 
-/**
- * Runs the cases of one comparison: one measured run per round after a warm-up on the same
- * connections (longer in the first round), interleaved with the other cases by the caller; CPU of
- * every source over each measured run.
- */
-class CaseRunner {
-  private readonly runs = new Map<string, LoadRun[]>();
-  private readonly cpu = new Map<string, Map<string, number>>();
-
-  /**
-   * `nodes`: every service node and the bare server; while a case is loaded (warm-up included) the
-   * ones not in it are paused (`BenchProcess.pause`). Idle, a node costs 10-20 ms of CPU a second,
-   * and right after its own load its heap is collected in bursts of tens of milliseconds: on two
-   * cores that landed in the next case's figures, its tail latency above all.
-   */
-  constructor(
-    private readonly shared: readonly CpuSource[],
-    private readonly nodes: readonly BenchProcess[],
-  ) {}
-
-  async measure(
-    key: string,
-    spec: LoadSpec,
-    sources: readonly CpuSource[],
-    warm: boolean,
-    active: readonly BenchProcess[],
-  ): Promise<void> {
-    const idle = this.nodes.filter((p) => !active.includes(p));
-    for (const p of idle) p.pause();
-    let run: LoadRun;
-    const all = [...sources, ...this.shared, { name: 'autocannon', cpuMicros: ownCpuMicros }];
-    let before: Array<number | undefined> = [];
-    let after: Array<number | undefined>;
-    try {
-      // The warm-up runs on the connections the measurement then uses (see LoadSpec.warmupSeconds).
-      run = await runLoad({
-        ...spec,
-        warmupSeconds: warm ? WARMUP_SECONDS : REWARM_SECONDS,
-        onMeasureStart: () => (before = all.map((s) => s.cpuMicros())),
-      });
-      after = all.map((s) => s.cpuMicros());
-    } finally {
-      for (const p of idle) p.resume();
-    }
-    const acc = this.cpu.get(key) ?? new Map<string, number>();
-    all.forEach((s, i) => {
-      const used = (after[i] ?? NaN) - (before[i] ?? NaN);
-      acc.set(s.name, (acc.get(s.name) ?? 0) + used);
-    });
-    this.cpu.set(key, acc);
-    this.runs.set(key, [...(this.runs.get(key) ?? []), run]);
-    const f = merge([run]);
-    log(
-      `  ${key}: ${f.requestsPerSec} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms${f.non2xx || f.errors ? `, non2xx ${f.non2xx}, errors ${f.errors}` : ''}`,
-    );
-  }
-
-  /** Throughput of each measured run of a case, in order. */
-  perRound(key: string): number[] {
-    return (this.runs.get(key) ?? []).map((run) => merge([run]).requestsPerSec);
-  }
-
-  figures(key: string): Measured {
-    const figures = merge(this.runs.get(key) ?? []);
-    const cpuUsPerRequest: CpuPerRequest = {};
-    for (const [name, us] of this.cpu.get(key) ?? []) {
-      cpuUsPerRequest[name] =
-        Number.isFinite(us) && figures.requests > 0 ? Math.round(us / figures.requests) : undefined;
-    }
-    return { ...figures, cpuUsPerRequest };
-  }
-}
-
-/** Deletes the Redis keys of this run: the bare server's prefix, and every key naming one of its agents. */
-async function cleanRedis(url: string, runPrefix: string, agentIds: readonly string[]): Promise<number> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  let deleted = 0;
-  try {
-    const ids = new Set(agentIds);
-    // Agent ids appear whole between separators (`tools:mem:<id>:key`, `rl:tool-call:<id>`).
-    const ours = (key: string) =>
-      key.startsWith(runPrefix) || key.split(/[:|]/).some((part) => ids.has(part));
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'COUNT', 2000);
-      cursor = next;
-      const doomed = keys.filter(ours);
-      if (doomed.length > 0) deleted += await redis.del(...doomed);
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit().catch(() => undefined);
-  }
-  return deleted;
-}
-
 const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 
@@ -307,8 +196,13 @@ async function main(): Promise<void> {
       clearTimeout(watchdog);
       return;
     }
+    if (ONLY_CASE === 'peer') {
+      await runPeerAlone({ rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, agents: AGENTS }, log);
+      clearTimeout(watchdog);
+      return;
+    }
     if (ONLY_CASE !== 'fairness')
-      throw new Error(`BENCH_MCP_CASE: unknown case "${ONLY_CASE}" (fairness, metrics)`);
+      throw new Error(`BENCH_MCP_CASE: unknown case "${ONLY_CASE}" (fairness, metrics, peer)`);
     log(
       `load average ${os
         .loadavg()
@@ -376,6 +270,8 @@ async function main(): Promise<void> {
 
     // (d) bare Express and (a) the service in one process.
     const bare = start('bare', 'bare.child', { ...base, BENCH_REDIS_PREFIX: `${runPrefix}bare:` });
+    // The MCP peer: a bare server made with the official SDK v2 (peer-case.ts).
+    const peer = start('peer', 'sdk-peer.child', { ...base, BENCH_REDIS_PREFIX: `${runPrefix}peer:` });
     // (e) the ceiling: the bare handler split over RabbitMQ with raw amqplib (worker first: it
     // declares the queue).
     const raw = async (): Promise<ServiceCase> => {
@@ -446,7 +342,8 @@ async function main(): Promise<void> {
       return { label, url: ready.url, tokens: ready.tokens, front: api, workers: nodes };
     };
 
-    const [bareReady, inProcessReady, fairnessReady, amqp1, amqp2, rawCase] = await Promise.all([
+    const [peerReady, bareReady, inProcessReady, fairnessReady, amqp1, amqp2, rawCase] = await Promise.all([
+      peer.next<{ event: string; url: string }>('ready'),
       bare.next<{ event: string; url: string }>('ready'),
       inProcessNode.next<{ event: string; url: string; tokens: string[]; agentIds: string[] }>(
         'ready',
@@ -535,7 +432,7 @@ async function main(): Promise<void> {
     ];
     // The nodes a case may pause: all but the shared document server.
     const nodes = processes.filter((p) => p !== mongo);
-    const runner = new CaseRunner(shared, nodes);
+    const runner = new CaseRunner(shared, nodes, log);
     for (let round = 0; round < ROUNDS; round++) {
       log(`mem_set/mem_get round ${round + 1}/${ROUNDS} (${SECONDS} s per case, ${CONNECTIONS} connections)`);
       for (const c of memCases) {
@@ -557,6 +454,27 @@ async function main(): Promise<void> {
     const mem: Record<string, Measured> = {};
     for (const c of memCases) mem[c.key] = runner.figures(c.key);
     results.mem = mem;
+
+    // --- the MCP peer: the same tools/call through the official SDK v2 and through our /mcp ---
+    const peerTargets: PeerTarget[] = [
+      {
+        key: 'peer',
+        url: peerReady.url,
+        tokens,
+        front: peer,
+        workers: [],
+        sources: [{ name: 'peer', cpuMicros: () => peer.cpuMicros() }],
+      },
+      { key: 'inProcess', ...inProcess, sources: sourcesOf(inProcess) },
+      ...(amqp1 ? [{ key: 'amqp1' as const, ...amqp1, sources: sourcesOf(amqp1) }] : []),
+    ];
+    results.peer = await measurePeer(new CaseRunner(shared, nodes, log), peerTargets, {
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      log,
+    });
+    results.peerRatios = peerRatios(results.peer as Record<string, Measured>);
 
     // --- proc_execute: calibrate a ~5 ms loop, then scale-out over 1 and 2 workers ---
     let n = 200_000;
@@ -584,7 +502,7 @@ async function main(): Promise<void> {
         `  ${c.key}, one call at a time: ${probes[c.key].latencyMs} ms, of which ${probes[c.key].runMs} ms in the sandbox`,
       );
     }
-    const procRunner = new CaseRunner(shared, nodes);
+    const procRunner = new CaseRunner(shared, nodes, log);
     for (let round = 0; round < PROC_ROUNDS; round++) {
       log(
         `proc_execute ~${PROC_LOOP_MS} ms loop, round ${round + 1}/${PROC_ROUNDS} (${PROC_CONNECTIONS} connections)`,
@@ -621,7 +539,7 @@ async function main(): Promise<void> {
     }
     results.procScaleOut = scale;
 
-    const trivialRunner = new CaseRunner(shared, nodes);
+    const trivialRunner = new CaseRunner(shared, nodes, log);
     for (let round = 0; round < ROUNDS; round++) {
       log(`proc_execute 1+1 in process, round ${round + 1}/${ROUNDS} (${CONNECTIONS} connections)`);
       await trivialRunner.measure(
@@ -749,7 +667,15 @@ async function main(): Promise<void> {
   const dir = path.resolve(__dirname, __filename.endsWith('.js') ? '../../../bench/results' : '../results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'mcp.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(path.join(dir, 'mcp.md'), markdown(report, mem, scale, trivial, fairness, checks));
+  const peerSection = peerMarkdown(results.peer as Record<string, Measured>, {
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+  });
+  writeFileSync(
+    path.join(dir, 'mcp.md'),
+    markdown(report, mem, scale, trivial, fairness, checks, peerSection),
+  );
   log(`wrote ${path.join('bench', 'results', 'mcp.json')} and mcp.md`);
   for (const c of checks) log(`${c.pass ? 'PASS' : 'FAIL'} ${c.name}: ${c.value}`);
   clearTimeout(watchdog);
@@ -768,6 +694,7 @@ function markdown(
   trivial: Measured,
   fairness: FairnessFigures,
   checks: Array<{ name: string; value: number; target: number; pass: boolean }>,
+  peerSection: string,
 ): string {
   const la = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
   const bare = mem.bare.requestsPerSec;
@@ -827,6 +754,7 @@ confirm, not persistent) with direct reply-to; a worker process does the bare ha
 and replies. None of the transport's guarantees (quorum queue, confirms, dedupe, dead letters,
 batches handed back over turn slots) and nothing of the service's path.
 
+${peerSection}
 ## proc_execute
 
 Scale-out: ${PROC_CONNECTIONS} connections, ${PROC_ROUNDS} rounds × ${SECONDS} s, the order of the two cases

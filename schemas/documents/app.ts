@@ -122,6 +122,13 @@ export const AppInstallationDocumentSchema = z.object({
   rating: z.number().int().min(1).max(5).optional(),
   /** Last open or runtime use of the app: what developer profiles' active users count. */
   lastActiveAt: z.date().optional(),
+  /**
+   * The app's newer published version, as the `app-update-refresh` duty last found it (absent:
+   * none found, or installed since). `updateAvailable` of reads is still computed on the spot.
+   */
+  updateAvailableVersion: SemverSchema.optional(),
+  /** When the duty last recorded or cleared `updateAvailableVersion`. */
+  updateCheckedAt: z.date().optional(),
   installedAt: z.date(),
   updatedAt: z.date(),
 });

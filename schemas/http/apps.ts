@@ -88,3 +88,25 @@ export const AppListResponseSchema = z.object({
   categories: z.array(z.object({ name: z.string(), count: z.number() })),
   pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
 });
+
+/** One entry of `GET /api/apps/library`: an app in the account's library and the devices it is on. */
+export const AppLibraryEntrySchema = z.object({
+  slug: AppSlugSchema,
+  /** The app's name, null when the app is no longer in the catalog (unpublished by its developer). */
+  name: z.string().nullable(),
+  workspaceId: z.string(),
+  devices: z.array(z.object({ target: AppDeviceTargetSchema, version: z.string(), installedAt: z.string() })),
+  addedAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** `GET /api/apps/library`: newest first, at most `APP_LIBRARY_LIMIT` entries. */
+export const AppLibraryResponseSchema = z.object({
+  library: z.array(AppLibraryEntrySchema),
+  total: z.number().int().min(0),
+});
+
+export type AppLibraryResponse = z.infer<typeof AppLibraryResponseSchema>;
+
+/** Most entries `GET /api/apps/library` lists (an account owns at most this many apps in practice). */
+export const APP_LIBRARY_LIMIT = 500;

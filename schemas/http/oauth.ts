@@ -45,3 +45,14 @@ export const OAuthTokenBodySchema = z.discriminatedUnion('grant_type', [
   }),
 ]);
 export type OAuthTokenBody = z.infer<typeof OAuthTokenBodySchema>;
+
+/**
+ * `POST /oauth/revoke` (RFC 7009), form or JSON. `client_id` authenticates the public client as at
+ * the token endpoint; its absence is `invalid_client`, checked before the token.
+ */
+export const OAuthRevokeBodySchema = z.object({
+  token: z.string().min(1).max(8000),
+  token_type_hint: z.string().max(100).optional(),
+  client_id: z.string().min(1).max(200),
+});
+export type OAuthRevokeBody = z.infer<typeof OAuthRevokeBodySchema>;

@@ -1,10 +1,14 @@
 import { z } from 'zod';
 
-/** A crew feature: `actor:<kind>`, `runtime:<function>` or `duty:<name>` (GET /api/ops/crew lists them). */
+/**
+ * A crew feature: `actor:<kind>`, `runtime:<function>`, `duty:<name>`, `skill:<slug>` or
+ * `app:<slug>` (GET /api/ops/crew lists them).
+ */
 export const FeatureSlugSchema = z
   .string({ error: 'featureSlug is required' })
-  .regex(/^(actor|runtime|duty):[A-Za-z0-9_.-]{1,64}$/, {
-    message: 'featureSlug must look like actor:<kind>, runtime:<function> or duty:<name>',
+  .regex(/^(actor|runtime|duty|skill|app):[A-Za-z0-9_.-]{1,64}$/, {
+    message:
+      'featureSlug must look like actor:<kind>, runtime:<function>, duty:<name>, skill:<slug> or app:<slug>',
   });
 
 /** `POST /api/ops/crew/failover`. */

@@ -69,6 +69,9 @@ export const CONNECTOR_FORWARDED_METHODS = [
   'prompts/list',
   'prompts/get',
   'completion/complete',
+  // Upstream resource updates are relayed to `/mcp` subscribers (connector-upstream.ts). No
+  // unsubscribe: other clients of the account may follow the same upstream URI.
+  'resources/subscribe',
 ] as const;
 export type ConnectorForwardedMethod = (typeof CONNECTOR_FORWARDED_METHODS)[number];
 
@@ -104,3 +107,14 @@ export type ConnectorCallResult = z.infer<typeof ConnectorCallResultSchema>;
 /** Broadcast when a connector is removed or disabled: every node closes its sessions to it. */
 export const CONNECTOR_CLOSED_BROADCAST = 'connector.closed';
 export const ConnectorClosedBroadcastSchema = z.object({ connectorId: z.string() });
+
+/**
+ * Broadcast when a connector's server sent `notifications/resources/updated {uri}` (its upstream
+ * URI): every node's `/mcp` streams tell the account's subscribers of `connector://<slug>/<uri>`.
+ */
+export const CONNECTOR_RESOURCE_UPDATED_BROADCAST = 'connector.resource-updated';
+export const ConnectorResourceUpdatedBroadcastSchema = z.object({
+  accountId: z.string(),
+  slug: z.string(),
+  uri: z.string().max(4096),
+});

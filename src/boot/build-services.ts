@@ -1,3 +1,4 @@
+import { appInstallUndoer } from '../../actors/apps/app-install-undoer';
 import { createAppsService } from '../../actors/apps/apps.service';
 import { createConnectorsService } from '../../actors/connectors/connectors';
 import { createExecutionsService } from '../../actors/executions/executions';
@@ -11,7 +12,7 @@ import { skillUseRunner } from '../../actors/skills/skill-use.runner';
 import { createSkillsService } from '../../actors/skills/skills.service';
 import { createSocialService } from '../../actors/social/social.service';
 import { collectionDefinitions } from '../../actors/collections';
-import { createCrew, createMetrics } from '../../actors/operations/operations';
+import { createCrew, createInstalledFeatures, createMetrics } from '../../actors/operations/operations';
 import { createStudioEnv, studioRunners } from '../../actors/studio/studio';
 import { PLATFORM_TOOLS } from '../../actors/tools/platform-tools';
 import { createToolRouter } from '../../actors/tools/router/tool-router';
@@ -88,7 +89,7 @@ export function buildServices(
   );
   onClose(() => s.toolRouter!.close());
   // MCP connector sessions (and their child processes) end after the actors have stopped.
-  s.connectors = createConnectorsService(config, logger, system, options.connectors);
+  s.connectors = createConnectorsService(config, logger, system, options.connectors, documents);
   onClose(() => s.connectors!.close());
   s.toolRouter.resolvers.connector = s.connectors.tools;
   s.toolRouter.resolvers.connectorCatalog = s.connectors.catalog;
@@ -133,7 +134,7 @@ export function buildServices(
   // Installed skills' capabilities are tools `platform.skill.<slug>.<capability>` (docs/skills.md).
   s.toolRouter.resolvers.skill = s.skills.tools;
   // Effects and execution types of the domains that record their work as executions.
-  s.executions.undoers.register(memoryUndoer);
+  s.executions.undoers.register(memoryUndoer).register(appInstallUndoer);
   for (const runner of [
     ...studioRunners,
     skillUseRunner,
@@ -155,9 +156,21 @@ export function buildServices(
   s.crew = createCrew(services, {
     hostsActors,
     vaultSweepIntervalMs: options.vault?.sweepIntervalMs,
-    duties: [...(s.social ? [s.social.duty] : []), ...(options.crew?.duties ?? [])],
+    duties: [
+      // Installations behind their app's latest version: marked, and their accounts notified.
+      {
+        name: 'app-update-refresh',
+        intervalMs: config.APP_UPDATE_REFRESH_INTERVAL_MS,
+        run: () => s.apps!.refreshUpdates(),
+      },
+      ...(s.social ? [s.social.duty] : []),
+      ...(options.crew?.duties ?? []),
+    ],
     collections: collectionDefinitions,
     seeds: { skills: () => s.skills!.seed(), apps: () => s.apps!.seed() },
+    // The installed catalog skills and apps are features too, each needing the runtime functions
+    // it uses (read from the installations on a heartbeat, every few beats).
+    installed: createInstalledFeatures(documents),
   });
   onClose(() => s.crew!.stop());
   return Object.freeze(services);

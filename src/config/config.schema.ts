@@ -137,6 +137,11 @@ export const EnvSchema = z.object({
    * ones, by creation date); 0 = kept forever. Unread notifications are never deleted.
    */
   NOTIFICATION_RETENTION_DAYS: int(0, 36_500, 90),
+  /**
+   * How often the `app-update-refresh` duty looks for installations behind their app's latest
+   * version (records it on them, notifies each account once per version), ms; 0 = no duty.
+   */
+  APP_UPDATE_REFRESH_INTERVAL_MS: int(0, 86_400_000, 300_000),
   /** How often each process announces itself to the crew, ms; its record lapses after 3 beats. */
   CREW_HEARTBEAT_MS: int(200, 60_000, 2000),
   /**

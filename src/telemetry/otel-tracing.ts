@@ -10,8 +10,11 @@ import {
   type Tracer as OtelTracer,
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { Redis } from 'ioredis';
+import { version as ioredisVersion } from 'ioredis/package.json';
 import {
   failureCode,
   telemetry,
@@ -23,9 +26,10 @@ import {
 
 /**
  * OpenTelemetry behind the `Tracer` port. Loaded only when tracing is on (src/main.ts imports it
- * dynamically when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; tests hand their own span processor). No
- * automatic instrumentation: the spans are the service's own (front door, envelope send, actor
- * turn, tool, sandbox, outbound HTTP, document store commands), so nothing patches modules.
+ * dynamically when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; tests hand their own span processor). The
+ * spans are the service's own (front door, envelope send, actor turn, tool, sandbox, outbound HTTP,
+ * document store commands) plus one instrumentation, ioredis's (Redis commands, below): the only
+ * module patched, and only while tracing is on.
  */
 
 export interface TracingOptions {
@@ -144,6 +148,32 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 let running: NodeSDK | undefined;
 
 /**
+ * Redis commands as client spans (`get`, `set`, `evalsha`...), only inside a trace (a heartbeat's
+ * commands make none), named by the command with the command alone as `db.query.text`: keys and
+ * arguments may be user data or secrets.
+ */
+function redisInstrumentation(): IORedisInstrumentation {
+  return new IORedisInstrumentation({
+    requireParentSpan: true,
+    dbStatementSerializer: (command) => command,
+  });
+}
+
+/**
+ * ioredis is loaded before tracing starts (the cache imports it), and a require hook only sees
+ * later loads (none under jest's module registry): the loaded class is patched here, through the
+ * instrumentation's own module definition, so `disable` unpatches it.
+ */
+function patchLoadedRedis(instrumentation: IORedisInstrumentation): void {
+  for (const def of instrumentation.getModuleDefinitions()) {
+    if (def.name !== 'ioredis' || typeof def.patch !== 'function') continue;
+    def.moduleExports = Redis;
+    def.moduleVersion = ioredisVersion;
+    def.patch(Redis, ioredisVersion);
+  }
+}
+
+/**
  * Starts OpenTelemetry for this process (once: a second call returns a handle that does nothing)
  * and installs its tracer as `telemetry.tracer`. Traces only: no metrics or logs are exported
  * (Prometheus serves the metrics).
@@ -156,15 +186,17 @@ export function startTracing(options: TracingOptions): TracingHandle {
       exporter: new OTLPTraceExporter(endpoint ? { url: `${endpoint}/v1/traces` } : {}),
     }),
   ];
+  const redis = redisInstrumentation();
   const sdk = new NodeSDK({
     serviceName: options.serviceName,
     spanProcessors,
-    instrumentations: [],
+    instrumentations: [redis],
     metricReaders: [],
     logRecordProcessors: [],
     autoDetectResources: false,
   });
   sdk.start();
+  patchLoadedRedis(redis);
   running = sdk;
   telemetry.tracer = new OpenTelemetryTracer(trace.getTracer('agent-runtime-service'));
   return {
@@ -172,6 +204,7 @@ export function startTracing(options: TracingOptions): TracingHandle {
       if (running !== sdk) return;
       telemetry.tracer = undefined;
       running = undefined;
+      redis.disable();
       await sdk.shutdown();
       trace.disable();
       context.disable();

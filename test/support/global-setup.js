@@ -1,6 +1,20 @@
 // Probes the real services once before the suite. Results reach every test worker through
 // process.env (workers are forked after this runs). With REQUIRE_SERVICES=1 a missing service fails the run.
+const fs = require('node:fs');
 const net = require('node:net');
+const path = require('node:path');
+
+// The third-party MCP clients and their Node 22 (tools/mcp-clients, scripts/mcp-clients.js): their
+// suites skip without them, and REQUIRE_SERVICES=1 wants them where the package exists (Linux x64).
+const MCP_CLIENTS_MARKER = path.join(
+  __dirname,
+  '..',
+  '..',
+  'tools',
+  'mcp-clients',
+  'node_modules',
+  '.installed-lock-sha256',
+);
 
 const SERVICES = {
   amqp: { env: 'AMQP_URL', fallback: 'amqp://guest:guest@127.0.0.1:5672', port: 5672 },
@@ -44,6 +58,14 @@ module.exports = async function globalSetup() {
       delete process.env[key];
       if (required && name !== 'mongodb') missing.push(`${name} (${s.env || 'default'}: ${url})`);
     }
+  }
+  if (
+    required &&
+    process.platform === 'linux' &&
+    process.arch === 'x64' &&
+    !fs.existsSync(MCP_CLIENTS_MARKER)
+  ) {
+    missing.push('tools/mcp-clients (not installed: node scripts/mcp-clients.js install)');
   }
   if (missing.length > 0) {
     throw new Error(`REQUIRE_SERVICES=1 but these services are unreachable: ${missing.join(', ')}`);

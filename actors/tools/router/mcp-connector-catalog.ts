@@ -157,6 +157,20 @@ export function withConnectors(
     },
   };
 
+  // A connector URI's subscription is also made upstream, so that its updates come back
+  // (mcp-connector-updates.ts); the session's own entry is stored as for a file.
+  const subscribe = own.resources.subscribe;
+  if (subscribe) {
+    resources.subscribe = async (uri) => {
+      const target = parseConnectorUri(uri);
+      if (target) {
+        await reachable(target.slug);
+        await forward(target.slug, 'resources/subscribe', { uri: target.uri });
+      }
+      await subscribe(uri);
+    };
+  }
+
   const prompts: McpPromptProvider = {
     list: async () => {
       const mine = await ownListOf(own.prompts.list);

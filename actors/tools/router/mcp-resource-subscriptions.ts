@@ -9,6 +9,7 @@ import type { McpResourceProvider } from '../../../src/http/mcp/json-rpc';
 import { FILES_CHANGED_BROADCAST } from '../../files/file-store';
 import { callerAgentId } from './default-agent';
 import { mcpCaller } from './mcp-cancellation';
+import { onConnectorUpdates } from './mcp-connector-updates';
 import { pathOfUri } from './mcp-catalog';
 
 /**
@@ -86,6 +87,11 @@ export class ResourceSubscriptions {
   uriOf(principal: Principal, session: string, path: string): Promise<string | null> {
     return this.cache.get(this.key(principal, session, `path:${bare(path)}`));
   }
+
+  /** Whether the session subscribed to this URI, one that is not a file (a connector's). */
+  async follows(principal: Principal, session: string, uri: string): Promise<boolean> {
+    return (await this.cache.get(this.key(principal, session, `uri:${uri}`))) !== null;
+  }
 }
 
 /** A resource provider with the session's `resources/subscribe` and `unsubscribe`. */
@@ -138,12 +144,23 @@ export function sessionStream(
         );
       }
     });
+    // The account's connectors' resources (connector://…), relayed from their servers.
+    const offConnectors = onConnectorUpdates(system, principal.accountId, (uri) => {
+      void subs.follows(principal, session, uri).then(
+        (followed) => {
+          if (followed)
+            stream.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+        },
+        () => undefined,
+      );
+    });
     const keepalive = setInterval(() => {
       if (!res.writableEnded) res.write(': keepalive\n\n');
     }, KEEPALIVE_MS);
     keepalive.unref();
     res.once('close', () => {
       off();
+      offConnectors();
       clearInterval(keepalive);
     });
   };

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Principal } from '../../../schemas/auth';
+import { isAppError } from '../../../schemas/errors';
 import type { ActorSystemApi } from '../../../src/kernel';
 import { acceptsEventStream, McpEventStream } from '../../../src/http/mcp/event-stream';
 import { isObject, JSON_RPC_ERRORS, rpcError } from '../../../src/http/mcp/json-rpc-messages';
@@ -13,6 +14,7 @@ import { EXECUTION_EVENT_BROADCAST } from '../../../schemas/messages/executions'
 import { FILES_CHANGED_BROADCAST } from '../../files/file-store';
 import { callerAgentId } from './default-agent';
 import { pathOfUri } from './mcp-catalog';
+import { onConnectorUpdates, type UpstreamSubscribe } from './mcp-connector-updates';
 
 /**
  * Resource updates in the stateless form of 2026-07-28 (docs/tool-router.md, "MCP resource
@@ -42,6 +44,8 @@ export async function listen(
   req: Request,
   res: Response,
   tasks: McpTaskProvider | undefined,
+  /** Subscribes upstream to a `connector://` URI (mcp-connector-updates.ts); false for others. */
+  upstream?: UpstreamSubscribe,
 ): Promise<void> {
   const id = message.id as string | number;
   const params = isObject(message.params) ? message.params : {};
@@ -64,11 +68,15 @@ export async function listen(
     return invalid(`params.notifications.resourceUris must be at most ${MAX_URIS} URIs`);
   }
   const paths = new Map<string, string>();
+  const federated = new Set<string>();
   for (const uri of uris as string[]) {
     try {
-      paths.set(bare(pathOfUri(uri)), uri);
-    } catch {
-      return invalid(`Not a resource of this server: ${uri.slice(0, 200)}`);
+      if (upstream && (await upstream(uri))) federated.add(uri);
+      else paths.set(bare(pathOfUri(uri)), uri);
+    } catch (err) {
+      // A reachable connector that could not subscribe says why (down, refused…).
+      const why = isAppError(err) && err.code !== 'NOT_FOUND' ? `: ${err.message.slice(0, 300)}` : '';
+      return invalid(`Not a resource of this server: ${uri.slice(0, 200)}${why}`);
     }
   }
   const taskIds = wanted.taskIds ?? [];
@@ -102,7 +110,7 @@ export async function listen(
     method: 'notifications/subscriptions/acknowledged',
     params: {
       notifications: {
-        resourceUris: [...paths.values()],
+        resourceUris: [...paths.values(), ...federated],
         ...(taskIds.length > 0 ? { taskIds: [...followed] } : {}),
       },
     },
@@ -134,6 +142,13 @@ export async function listen(
       if (uri) stream.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
     }
   });
+  const offConnectors =
+    federated.size === 0
+      ? () => undefined
+      : onConnectorUpdates(system, principal.accountId, (uri) => {
+          if (federated.has(uri))
+            stream.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+        });
   const keepalive = setInterval(() => {
     if (!res.writableEnded) res.write(': keepalive\n\n');
   }, KEEPALIVE_MS);
@@ -141,6 +156,7 @@ export async function listen(
   res.once('close', () => {
     off();
     offTasks();
+    offConnectors();
     clearInterval(keepalive);
   });
 }

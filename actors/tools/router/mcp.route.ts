@@ -29,6 +29,7 @@ import { bearerChallenge } from './oauth-metadata.route';
 import type { ToolProgress } from './tool-declaration';
 import { invokeTool, toolRouterOf } from './tool-invoke';
 import { listingFor } from './tool-listing';
+import { upstreamSubscriber } from './mcp-connector-updates';
 import { isUnknownToolError } from './tool-registry';
 import { browserOriginGuard } from '../../../src/http/auth/dns-rebinding';
 import {
@@ -137,7 +138,14 @@ export const mcpRoute: RouteModule<McpTaskServices & { cache?: CachePort }> = (r
         // The 2026 subscription form: a stream that stays open (mcp-subscriptions.ts).
         const single = Array.isArray(req.body) ? undefined : (req.body as Record<string, unknown>);
         if (single?.method === LISTEN_METHOD && 'id' in single) {
-          await listen(deps.system, principal, single, req, res, mcpTasks(deps, principal));
+          const listing = () =>
+            listingFor(deps, principal, toolRouterOf(deps).registry).then((l) => l.mcpTools);
+          const upstream = upstreamSubscriber(
+            toolRouterOf(deps).resolvers.connectorCatalog,
+            principal,
+            listing,
+          );
+          await listen(deps.system, principal, single, req, res, mcpTasks(deps, principal), upstream);
           return;
         }
         let headerKey: string | undefined;

@@ -13,6 +13,7 @@ import {
   withTaskSupport,
   type McpTaskProvider,
 } from './task-methods';
+import { withResultShape2026 } from './result-shape-2026';
 import { toolError, toolResult } from './tool-results';
 
 export { MCP_META, toolError, toolResult } from './tool-results';
@@ -287,7 +288,11 @@ async function handleMessage(message: unknown, deps: McpDeps): Promise<JsonRpcRe
     }
     return undefined;
   }
-  return request(message.id as string | number, message.method, params ?? {}, deps);
+  const answer = await request(message.id as string | number, message.method, params ?? {}, deps);
+  // `server/discover` speaks the 2026 revision whatever the header said.
+  return isStateless(deps) || message.method === 'server/discover'
+    ? withResultShape2026(message.method, answer, deps.serverInfo)
+    : answer;
 }
 
 /**

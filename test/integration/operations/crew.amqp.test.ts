@@ -165,6 +165,7 @@ describeWithService('amqp', 'the crew over RabbitMQ', (amqpUrl) => {
         .set('Authorization', `Bearer ${CRON_SECRET}`);
       expect(cron.status).toBe(200);
       expect(cron.body.result.ran.map((r: Loose) => r.duty).sort()).toEqual([
+        'app-update-refresh',
         'execution-lease-sweeper',
         'notification-retention',
         'social-publisher',

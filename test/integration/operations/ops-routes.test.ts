@@ -95,6 +95,7 @@ describe('GET /api/ops/crew', () => {
           nodeId: node,
           role: 'all',
           duties: [
+            'app-update-refresh',
             'execution-lease-sweeper',
             'notification-retention',
             'social-publisher',
@@ -163,6 +164,7 @@ describe('POST /api/ops/crew/cron', () => {
       expect(res.body.success).toBe(true);
       const ran = res.body.result.ran as Array<{ duty: string; ok: boolean; items: number; ms: number }>;
       expect(ran.map((r) => r.duty).sort()).toEqual([
+        'app-update-refresh',
         'execution-lease-sweeper',
         'notification-retention',
         'social-publisher',

@@ -15,17 +15,19 @@ import { telemetry } from '../../../src/telemetry/tracing';
 import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { waitFor } from '../../support/async';
-import { describeWithService } from '../../support/services';
+import { describeWithService, serviceUrl } from '../../support/services';
 
 /**
  * One trace across processes: a `/mcp` tool call enters a front door (ROLE=api), travels as an
  * envelope over RabbitMQ to a worker (ROLE=worker), runs in the agent actor's turn and the tool.
  * Both runtimes share this process's tracer (an in-memory exporter), but nothing carries the
  * context from one to the other except the envelope: the worker's turn starts in the AMQP
- * consumer's callback, so the parent it finds is the one the envelope brought.
+ * consumer's callback, so the parent it finds is the one the envelope brought. When Redis is
+ * reachable the runtimes use it as their cache, and its commands are client spans of the trace.
  */
 describeWithService('amqp', 'traces over RabbitMQ (api + worker)', (amqpUrl) => {
   const prefix = uniqueAmqpPrefix();
+  const redisUrl = serviceUrl('redis');
   const suffix = randomBytes(4).toString('hex');
   const dirs: string[] = [];
   const exporter = new InMemorySpanExporter();
@@ -53,6 +55,7 @@ describeWithService('amqp', 'traces over RabbitMQ (api + worker)', (amqpUrl) => 
       JWT_SECRET: randomBytes(24).toString('hex'),
       VAULT_MASTER_KEY: randomBytes(32).toString('hex'),
       PORT: '0',
+      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     };
     const worker = { METRICS_PORT: String(await freePort()) };
     const boot = (role: 'api' | 'worker') =>
@@ -164,6 +167,23 @@ describeWithService('amqp', 'traces over RabbitMQ (api + worker)', (amqpUrl) => 
     const store = inTrace.filter((s) => s.attributes['db.system.name'] === 'mongodb' && underTurn(s));
     expect(store.length).toBeGreaterThan(0);
     expect(store[0].kind).toBe(SpanKind.CLIENT);
+
+    // With Redis as the cache, its commands are client spans in the same chain: each one's
+    // ancestors lead up to the front door's span. Named by the command, which is all the
+    // statement says (no keys or arguments).
+    if (redisUrl) {
+      const redis = inTrace.filter((s) => s.attributes['db.system.name'] === 'redis');
+      expect(redis.length).toBeGreaterThan(0);
+      for (const span of redis) {
+        expect(span.kind).toBe(SpanKind.CLIENT);
+        expect(span.attributes['db.query.text']).toBe(span.name);
+        let at: ReadableSpan | undefined = span;
+        while (at && idOf(at) !== idOf(server)) at = byId.get(parentOf(at) ?? '');
+        expect(at).toBe(server);
+      }
+      // The tool's own write (mem_set on the worker) among them.
+      expect(redis.some(underTurn)).toBe(true);
+    }
   }, 60_000);
 
   it('the front door reports the queues of the kinds workers serve; the worker is scraped on METRICS_PORT', async () => {

@@ -271,24 +271,39 @@ describe('MCP 2026-07-28 (stateless era) on the wire', () => {
       instructions: expect.any(String),
       tools: listed.body.result.tools,
       ttlMs: 60_000,
+      // The 2026 result shape (result-shape-2026.ts): the kind, and the scope of a cacheable answer.
+      resultType: 'complete',
+      cacheScope: 'private',
+      _meta: {
+        'io.modelcontextprotocol/serverInfo': { name: 'agent-runtime-service', version: SERVICE_VERSION },
+      },
     });
   });
 
   it('tools/list carries ttlMs in the 2026 era only; tools/call takes _meta on the request', async () => {
     const list2026 = await rpc2026({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } });
-    expect(list2026.body.result.ttlMs).toBe(60_000);
+    expect(list2026.body.result).toMatchObject({
+      ttlMs: 60_000,
+      cacheScope: 'private',
+      resultType: 'complete',
+    });
     const list2025 = await rpc(token, { jsonrpc: '2.0', id: 1, method: 'tools/list' }).set(
       'MCP-Protocol-Version',
       '2025-11-25',
     );
     expect(list2025.body.result).not.toHaveProperty('ttlMs');
+    expect(list2025.body.result).not.toHaveProperty('resultType');
     const call = await rpc2026({
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
       params: { name: 'mem_get', arguments: { key: 'k' }, _meta: meta },
     });
-    expect(call.body.result).toMatchObject({ isError: false, structuredContent: { found: false } });
+    expect(call.body.result).toMatchObject({
+      resultType: 'complete',
+      isError: false,
+      structuredContent: { found: false },
+    });
   });
 
   it('Mcp-Method must name the body method', async () => {

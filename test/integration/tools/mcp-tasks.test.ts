@@ -187,7 +187,7 @@ describe('MCP tasks, 2026-07-28 Tasks extension', () => {
     expect((await rpc(token, 'tasks/get', { taskId }, V)).body.error.code).toBe(-32003);
     // A client without the extension gets the plain result of the same tool.
     const plain = await rpc(token, 'tools/call', { name: 'proc_execute', arguments: sixBySeven }, V);
-    expect(plain.body.result.resultType).toBeUndefined();
+    expect(plain.body.result.resultType).toBe('complete');
     expect(JSON.stringify(plain.body.result.structuredContent)).toContain('42');
   });
 
