@@ -3318,6 +3318,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3416,6 +3417,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3497,6 +3499,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3573,6 +3576,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3654,6 +3658,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3745,6 +3750,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -3825,6 +3831,7 @@ export interface operations {
                             tools: {
                                 name: string;
                                 description: string;
+                                title?: string;
                             }[];
                             serverInfo: {
                                 name: string;
@@ -7639,8 +7646,29 @@ export interface operations {
                             owned: boolean;
                             createdAt: string;
                         };
-                    } & {
-                        [key: string]: unknown;
+                        members: {
+                            id: string | null;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            name?: string;
+                            addedAt: string;
+                        }[];
+                        invitations?: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            /** @constant */
+                            status: "pending";
+                            invitedAt: string;
+                        }[];
                     };
                 };
             };
@@ -7695,10 +7723,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         member: {
-                            [key: string]: unknown;
+                            id: string | null;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            name?: string;
+                            addedAt: string;
                         };
-                    } & {
-                        [key: string]: unknown;
                     };
                 };
             };
@@ -7710,10 +7744,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         invitation: {
-                            [key: string]: unknown;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            /** @constant */
+                            status: "pending";
+                            invitedAt: string;
                         };
-                    } & {
-                        [key: string]: unknown;
                     };
                 };
             };
@@ -7750,7 +7791,16 @@ export interface operations {
                         /** @constant */
                         revoked: true;
                         invitation: {
-                            [key: string]: unknown;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            /** @constant */
+                            status: "pending";
+                            invitedAt: string;
                         };
                     };
                 };
@@ -7780,7 +7830,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         invitations: {
-                            [key: string]: unknown;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "admin" | "member";
+                            workspace: {
+                                id: string;
+                                name: string;
+                            };
+                            invitedBy: {
+                                email: string | null;
+                            };
+                            agentRef?: string;
+                            invitedAt: string;
                         }[];
                     };
                 };
@@ -7811,7 +7874,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @constant */
+                        accepted: true;
+                        workspace: {
+                            id: string;
+                            name: string;
+                        };
+                        member: {
+                            id: string | null;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            name?: string;
+                            addedAt: string;
+                        };
+                    } | {
+                        /** @constant */
+                        accepted: false;
+                        invitation: {
+                            id: string;
+                            /** @constant */
+                            status: "declined";
+                        };
                     };
                 };
             };
@@ -7844,7 +7931,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @constant */
+                        accepted: true;
+                        workspace: {
+                            id: string;
+                            name: string;
+                        };
+                        member: {
+                            id: string | null;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            name?: string;
+                            addedAt: string;
+                        };
+                    } | {
+                        /** @constant */
+                        accepted: false;
+                        invitation: {
+                            id: string;
+                            /** @constant */
+                            status: "declined";
+                        };
                     };
                 };
             };
@@ -7881,7 +7992,15 @@ export interface operations {
                         /** @constant */
                         removed: true;
                         member: {
-                            [key: string]: unknown;
+                            id: string | null;
+                            /** @enum {string} */
+                            kind: "account" | "agent";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            email?: string;
+                            agentRef?: string;
+                            name?: string;
+                            addedAt: string;
                         };
                     };
                 };

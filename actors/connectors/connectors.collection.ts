@@ -97,7 +97,11 @@ export function connectorView(
     lastAuditOutcome: { success: outcome.success, tool: outcome.tool, at: outcome.at.toISOString() },
     lastError: doc.lastError ? { message: doc.lastError.message, at: doc.lastError.at.toISOString() } : null,
     usedBy: doc.usedBy,
-    tools: doc.tools.map((t) => ({ name: t.name, description: t.description })),
+    tools: doc.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      ...(t.title !== undefined ? { title: t.title } : {}),
+    })),
     serverInfo: doc.serverInfo ?? null,
     ...(doc.transport === 'stdio'
       ? { command: doc.command, args: maskArgs(doc.args), env: sealer.showAll(doc._id, doc.env) }

@@ -1,16 +1,22 @@
 import { z } from 'zod';
 import {
+  InvitationAnswerResponseSchema,
   InvitationIdSchema,
+  InvitationRevokedResponseSchema,
+  InvitationSentResponseSchema,
+  MemberAddedResponseSchema,
   MemberIdSchema,
+  MemberRemovedResponseSchema,
+  ReceivedInvitationsResponseSchema,
   WorkspaceAddMemberBodySchema,
   WorkspaceCreateBodySchema,
+  WorkspaceDetailResponseSchema,
   WorkspaceIdSchema,
-  WorkspaceViewSchema,
+  WorkspaceListResponseSchema,
+  WorkspaceResponseSchema,
 } from '../../schemas/http/workspaces';
 import { defineContracts } from '../../src/http/openapi/contract';
 
-/** An answer whose full shape is in docs/workspaces.md; the named fields are always there. */
-const described = (shape: z.ZodRawShape = {}) => z.looseObject(shape);
 const WorkspaceParams = z.object({ workspaceId: WorkspaceIdSchema });
 const InvitationParams = z.object({ invitationId: InvitationIdSchema });
 
@@ -20,7 +26,7 @@ const answer = (action: 'accept' | 'decline') => ({
   summary: `${action === 'accept' ? 'Accept' : 'Decline'} an invitation to a workspace`,
   auth: 'sb' as const,
   params: InvitationParams,
-  responses: { 200: described() },
+  responses: { 200: InvitationAnswerResponseSchema },
   errors: [404, 409],
   idempotent: true,
 });
@@ -32,7 +38,7 @@ export const workspaceContracts = defineContracts('Workspaces', [
     path: '/api/workspaces',
     summary: 'The workspaces the caller belongs to',
     auth: 'sb',
-    responses: { 200: z.object({ workspaces: z.array(WorkspaceViewSchema) }) },
+    responses: { 200: WorkspaceListResponseSchema },
   },
   {
     method: 'post',
@@ -41,7 +47,7 @@ export const workspaceContracts = defineContracts('Workspaces', [
     auth: 'sb',
     body: WorkspaceCreateBodySchema,
     bodyExample: { name: 'Platform team' },
-    responses: { 201: z.object({ workspace: WorkspaceViewSchema }) },
+    responses: { 201: WorkspaceResponseSchema },
     errors: [409],
     idempotent: true,
   },
@@ -51,7 +57,7 @@ export const workspaceContracts = defineContracts('Workspaces', [
     summary: 'One workspace with its members and pending invitations',
     auth: 'sb',
     params: WorkspaceParams,
-    responses: { 200: described({ workspace: WorkspaceViewSchema }) },
+    responses: { 200: WorkspaceDetailResponseSchema },
     errors: [404],
   },
   {
@@ -62,7 +68,7 @@ export const workspaceContracts = defineContracts('Workspaces', [
     params: WorkspaceParams,
     body: WorkspaceAddMemberBodySchema,
     bodyExample: { email: 'grace@example.com', role: 'member' },
-    responses: { 201: described({ member: described() }), 202: described({ invitation: described() }) },
+    responses: { 201: MemberAddedResponseSchema, 202: InvitationSentResponseSchema },
     errors: [404, 409],
     idempotent: true,
   },
@@ -72,7 +78,7 @@ export const workspaceContracts = defineContracts('Workspaces', [
     summary: 'Revoke a pending invitation',
     auth: 'sb',
     params: WorkspaceParams.extend(InvitationParams.shape),
-    responses: { 200: z.object({ revoked: z.literal(true), invitation: described() }) },
+    responses: { 200: InvitationRevokedResponseSchema },
     errors: [404, 409],
     idempotent: true,
   },
@@ -81,7 +87,7 @@ export const workspaceContracts = defineContracts('Workspaces', [
     path: '/api/workspace-invitations',
     summary: 'Invitations the caller received',
     auth: 'sb',
-    responses: { 200: z.object({ invitations: z.array(described()) }) },
+    responses: { 200: ReceivedInvitationsResponseSchema },
   },
   answer('accept'),
   answer('decline'),
@@ -91,7 +97,7 @@ export const workspaceContracts = defineContracts('Workspaces', [
     summary: 'Remove a member',
     auth: 'sb',
     params: WorkspaceParams.extend({ memberId: MemberIdSchema }),
-    responses: { 200: z.object({ removed: z.literal(true), member: described() }) },
+    responses: { 200: MemberRemovedResponseSchema },
     errors: [404, 409],
     idempotent: true,
   },

@@ -2,6 +2,8 @@ import type { FunctionComponent } from 'preact';
 import { AccountPage } from './pages/account';
 import { AgentsPage } from './pages/agents';
 import { AppsPage } from './pages/apps';
+import { ConnectorsPage } from './pages/connectors';
+import { CredentialsPage } from './pages/credentials';
 import { Dashboard } from './pages/dashboard';
 import { ExecutionPage } from './pages/execution';
 import { Executions } from './pages/executions';
@@ -31,6 +33,8 @@ const PAGES: Record<string, FunctionComponent> = {
   '/memory': MemoryPage,
   '/vault': VaultPage,
   '/tokens': TokensPage,
+  '/credentials': CredentialsPage,
+  '/connectors': ConnectorsPage,
   '/agents': AgentsPage,
   '/workspaces': WorkspacesPage,
   '/skills': SkillsPage,

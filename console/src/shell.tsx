@@ -18,6 +18,8 @@ const NAV: [string, string][] = [
   ['/memory', 'Memory'],
   ['/vault', 'Vault'],
   ['/tokens', 'Tokens'],
+  ['/credentials', 'Credentials'],
+  ['/connectors', 'Connectors'],
   ['/agents', 'Agents'],
   ['/workspaces', 'Workspaces'],
   ['/skills', 'Skills'],
@@ -27,6 +29,16 @@ const NAV: [string, string][] = [
   ['/ops', 'Ops'],
   ['/account', 'Plan'],
 ];
+
+/**
+ * Links of pages the account's plan cannot use are left out (the API answers 403 anyway): publishing
+ * is for enterprise accounts, runtime credentials need the `access_sdk` capability.
+ */
+function navShown(href: string, session: Session): boolean {
+  if (href === '/publish') return session.accountType === 'enterprise';
+  if (href === '/credentials') return session.capabilities?.includes('access_sdk') ?? false;
+  return true;
+}
 
 const WORKSPACE_KEY = 'console.workspaceId';
 
@@ -172,16 +184,14 @@ export function Shell(props: { session: Session; refreshSession: () => Promise<v
       <div class="layout">
         <nav class={menuOpen ? 'side open' : 'side'} aria-label="Main">
           <ul>
-            {NAV.filter(([href]) => href !== '/publish' || props.session.accountType === 'enterprise').map(
-              ([href, label]) => (
-                <li key={href}>
-                  <Link href={href} current={href === '/' ? props.path === '/' : props.path.startsWith(href)}>
-                    {label}
-                    {href === '/notifications' && unread > 0 ? <span class="pill">{unread}</span> : null}
-                  </Link>
-                </li>
-              ),
-            )}
+            {NAV.filter(([href]) => navShown(href, props.session)).map(([href, label]) => (
+              <li key={href}>
+                <Link href={href} current={href === '/' ? props.path === '/' : props.path.startsWith(href)}>
+                  {label}
+                  {href === '/notifications' && unread > 0 ? <span class="pill">{unread}</span> : null}
+                </Link>
+              </li>
+            ))}
             <li>
               <Link href="/panic" class="panic-link" current={props.path === '/panic'}>
                 Panic

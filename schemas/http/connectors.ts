@@ -126,7 +126,8 @@ export const ConnectorViewSchema = z.object({
   lastAuditOutcome: z.object({ success: z.boolean(), tool: z.string(), at: z.string() }),
   lastError: z.object({ message: z.string(), at: z.string() }).nullable(),
   usedBy: RefListsViewSchema,
-  tools: z.array(z.object({ name: z.string(), description: z.string() })),
+  /** `title`: the server's display name of the tool, when it gave one. */
+  tools: z.array(z.object({ name: z.string(), description: z.string(), title: z.string().optional() })),
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
   command: z.string().optional(),
   args: z.array(z.string()).optional(),

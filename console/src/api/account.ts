@@ -1,4 +1,4 @@
-import { api, call, callLoose } from './http';
+import { api, call } from './http';
 
 export const TOKEN_SCOPES = [
   'api',
@@ -55,24 +55,37 @@ export interface Workspace {
   createdAt: string;
 }
 
+/** A member; the owner has `id: null` (no member document, cannot be removed). */
 export interface Member {
   id: string | null;
   kind: 'account' | 'agent';
-  role: string;
+  role: 'owner' | 'admin' | 'member';
   email?: string;
   agentRef?: string;
   name?: string;
+  addedAt: string;
 }
 
+/** A pending invitation as the workspace's owner sees it. */
 export interface Invitation {
   id: string;
   kind: 'account' | 'agent';
-  role: string;
+  role: 'admin' | 'member';
   email?: string;
   agentRef?: string;
-  status?: string;
-  workspace?: { id: string; name: string };
-  invitedBy?: { email: string };
+  status: 'pending';
+  invitedAt: string;
+}
+
+/** An invitation as its invitee sees it: the workspace and who invites. */
+export interface ReceivedInvitation {
+  id: string;
+  kind: 'account' | 'agent';
+  role: 'admin' | 'member';
+  workspace: { id: string; name: string };
+  invitedBy: { email: string | null };
+  agentRef?: string;
+  invitedAt: string;
 }
 
 type Revealed = { token: BearerToken; bearerToken: string; oneTimeReveal: true };
@@ -128,13 +141,13 @@ export const workspaces = {
   get: (
     workspaceId: string,
   ): Promise<{ workspace: Workspace; members: Member[]; invitations?: Invitation[] }> =>
-    callLoose(api.GET('/api/workspaces/{workspaceId}', { params: { path: { workspaceId } } })),
+    call(api.GET('/api/workspaces/{workspaceId}', { params: { path: { workspaceId } } })),
   invite: (
     workspaceId: string,
     email: string,
     role: 'member' | 'admin',
   ): Promise<{ member?: Member; invitation?: Invitation }> =>
-    callLoose(
+    call(
       api.POST('/api/workspaces/{workspaceId}/members', {
         params: { path: { workspaceId } },
         body: { email, role },
@@ -146,15 +159,15 @@ export const workspaces = {
         params: { path: { workspaceId, memberId } },
       }),
     ),
-  received: (): Promise<{ invitations: Invitation[] }> => callLoose(api.GET('/api/workspace-invitations')),
+  received: (): Promise<{ invitations: ReceivedInvitation[] }> => call(api.GET('/api/workspace-invitations')),
   answer: (invitationId: string, accept: boolean): Promise<{ accepted: boolean }> =>
     accept
-      ? callLoose(
+      ? call(
           api.POST('/api/workspace-invitations/{invitationId}/accept', {
             params: { path: { invitationId } },
           }),
         )
-      : callLoose(
+      : call(
           api.POST('/api/workspace-invitations/{invitationId}/decline', {
             params: { path: { invitationId } },
           }),

@@ -73,7 +73,7 @@ export function compact<T extends Record<string, unknown>>(query: T): T {
 
 /**
  * For the few routes whose contract documents its answer only as an open object (the app store's
- * install/readiness/updates, workspace membership, ops): the console's own view of the answer,
+ * install/readiness/updates, the skill store, ops): the console's own view of the answer,
  * which the contract does not yet spell out. Each use is a contract to tighten (docs/console.md,
  * "Gaps"); every other call is typed by the document itself.
  */

@@ -40,7 +40,7 @@ export function WorkspacesPage() {
           <ul class="plain">
             {received.data!.invitations.map((i) => (
               <li key={i.id}>
-                {i.workspace?.name} from {i.invitedBy?.email} as {i.role}{' '}
+                {i.workspace.name} from {i.invitedBy.email ?? 'an account'} as {i.role}{' '}
                 <button type="button" class="primary" onClick={() => void answer(i.id, true)}>
                   Accept
                 </button>{' '}
