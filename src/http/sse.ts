@@ -89,7 +89,8 @@ export function writeSse<T>(
   const maxBuffered = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
   const eventOf = options.eventOf ?? (() => 'message');
   const idOf = options.idOf ?? ((_item: T, seq: number) => String(seq));
-  const log = res.locals.log;
+  // `res.locals.log` builds a child logger on first use: only when there is something to log.
+  const logOf = () => res.locals.log as typeof res.locals.log | undefined;
 
   const lastEventId = lastEventIdOf(req);
   const resuming = lastEventId !== undefined && options.resumeFrom !== undefined;
@@ -138,7 +139,8 @@ export function writeSse<T>(
         res.end();
       }
       queue.length = 0;
-      log?.debug({ reason }, 'sse stream ended');
+      const log = logOf();
+      if (log?.isLevelEnabled('debug')) log.debug({ reason }, 'sse stream ended');
       resolve(reason);
     };
 
@@ -174,7 +176,7 @@ export function writeSse<T>(
     }
     function errorEvent(err: unknown): string {
       const failure = toHttpFailure(err, res.locals.requestId ?? '');
-      if (failure.logLevel !== 'debug') log?.[failure.logLevel]({ err }, 'sse stream failed');
+      if (failure.logLevel !== 'debug') logOf()?.[failure.logLevel]({ err }, 'sse stream failed');
       return formatSseEvent({ event: 'error', data: failure.body });
     }
 
@@ -208,4 +210,43 @@ export function writeSse<T>(
       complete: () => finish('complete'),
     });
   });
+}
+
+/** The fixed headers of an event stream answered whole (`writeSseAll`). */
+const WHOLE_STREAM_HEADERS = new Map<string, string>([
+  ['Content-Type', 'text/event-stream; charset=utf-8'],
+  ['Cache-Control', 'no-cache'],
+  // Tells nginx-like proxies not to buffer the stream.
+  ['X-Accel-Buffering', 'no'],
+]);
+
+/**
+ * An event stream whose events are all known when it starts (a request answered at once): the
+ * same events as `writeSse` would send for `from(items)` (same `id:`, `event:`, `data:`), written
+ * as one body with its `Content-Length`, headers included, in one write to the socket: no
+ * subscription, no chunked framing, no per-event write. Resolves `complete`, or `client-closed`
+ * when the client left before it.
+ */
+export function writeSseAll<T>(
+  req: Request,
+  res: Response,
+  items: readonly T[],
+  options: Pick<SseOptions<T>, 'eventOf' | 'idOf'> = {},
+): SseEnd {
+  if (res.headersSent) throw new Error('writeSseAll: the response has already started');
+  if (res.writableEnded || res.destroyed || req.socket?.destroyed) return 'client-closed';
+  const eventOf = options.eventOf ?? (() => 'message');
+  const idOf = options.idOf ?? ((_item: T, seq: number) => String(seq));
+  let body = '';
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as T;
+    body += formatSseEvent({ id: idOf(item, i + 1), event: eventOf(item), data: item });
+  }
+  res.status(200);
+  res.setHeaders(WHOLE_STREAM_HEADERS);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  // Events are small and latency matters more than packet count.
+  req.socket?.setNoDelay(true);
+  res.end(body);
+  return 'complete';
 }
