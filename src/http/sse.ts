@@ -29,6 +29,11 @@ export interface SseOptions<T> {
   maxBufferedEvents?: number;
   /** Reconnection delay suggested to the client (`retry:`), in milliseconds. Default: none sent. */
   retryMs?: number;
+  /**
+   * The items are objects that other streams send too, unchanged (a multicast, such as the events
+   * of one execution to its subscribers): each one's JSON is computed once and reused.
+   */
+  sharedItems?: boolean;
 }
 
 /** Why a stream ended. */
@@ -54,11 +59,31 @@ function oneLine(value: string): string {
 
 /** Formats one event. `data` is JSON; JSON text has no raw line breaks, `field` covers any other case. */
 export function formatSseEvent(event: { id?: string; event?: string; data: unknown }): string {
+  return formatWithJson(event.id, event.event, JSON.stringify(event.data) ?? 'null');
+}
+
+function formatWithJson(id: string | undefined, name: string | undefined, json: string): string {
   let out = '';
-  if (event.id !== undefined) out += `id: ${oneLine(event.id)}\n`;
-  if (event.event !== undefined) out += `event: ${oneLine(event.event)}\n`;
-  out += field('data', JSON.stringify(event.data) ?? 'null');
+  if (id !== undefined) out += `id: ${oneLine(id)}\n`;
+  if (name !== undefined) out += `event: ${oneLine(name)}\n`;
+  out += /[\r\n]/.test(json) ? field('data', json) : `data: ${json}\n`;
   return `${out}\n`;
+}
+
+/**
+ * The JSON of items that several streams send (`SseOptions.sharedItems`): the same object goes to
+ * every subscriber of an execution on this node, and is serialised once for all of them.
+ */
+const sharedJson = new WeakMap<object, string>();
+
+function jsonOf(item: unknown, shared: boolean): string {
+  if (!shared || typeof item !== 'object' || item === null) return JSON.stringify(item) ?? 'null';
+  let json = sharedJson.get(item);
+  if (json === undefined) {
+    json = JSON.stringify(item) ?? 'null';
+    sharedJson.set(item, json);
+  }
+  return json;
 }
 
 function lastEventIdOf(req: Request): string | undefined {
@@ -89,6 +114,7 @@ export function writeSse<T>(
   const maxBuffered = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
   const eventOf = options.eventOf ?? (() => 'message');
   const idOf = options.idOf ?? ((_item: T, seq: number) => String(seq));
+  const shared = options.sharedItems === true;
   // `res.locals.log` builds a child logger on first use: only when there is something to log.
   const logOf = () => res.locals.log as typeof res.locals.log | undefined;
 
@@ -201,7 +227,7 @@ export function writeSse<T>(
         // A throw here would escape RxJS as an unhandled error and take the process down.
         try {
           seq += 1;
-          send(formatSseEvent({ id: idOf(item, seq), event: eventOf(item), data: item }));
+          send(formatWithJson(idOf(item, seq), eventOf(item), jsonOf(item, shared)));
         } catch (err) {
           finish('error', errorEvent(err));
         }
