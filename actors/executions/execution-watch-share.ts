@@ -1,4 +1,4 @@
-import { Observable, Subject, type Subscription } from 'rxjs';
+import { Observable, Subject, type Subscriber, type Subscription } from 'rxjs';
 import type { Principal } from '../../schemas/auth';
 import type { ExecutionEvent } from '../../schemas/messages/executions';
 
@@ -13,6 +13,8 @@ interface Shared {
   readonly events: Subject<ExecutionEvent>;
   upstream?: Subscription;
   subscribers: number;
+  /** The first `execution` event of the watch: the actor's snapshot, sent for the opener. */
+  snapshot?: ExecutionEvent;
 }
 
 /**
@@ -24,8 +26,9 @@ interface Shared {
  *
  * The first subscriber opens the watch (`open`) and gets its events as the actor sends them, its
  * snapshot first. A later one joins the live events (subscribed before its snapshot is read, so
- * nothing falls in between), then gets its own snapshot (`snapshotOf`). The watch ends with its
- * last subscriber, and ends every subscriber when it ends (`done`, an error, its deadline).
+ * nothing falls in between), gets its own snapshot (`snapshotOf`), then the live events that came
+ * meanwhile. The watch ends with its last subscriber, and ends every subscriber when it ends
+ * (`done`, an error, its deadline).
  */
 export class SharedWatches {
   private readonly shared = new Map<string, Shared>();
@@ -49,11 +52,16 @@ export class SharedWatches {
       const existing = this.shared.get(executionId);
       const entry: Shared = existing ?? { events: new Subject<ExecutionEvent>(), subscribers: 0 };
       entry.subscribers += 1;
-      const local = entry.events.subscribe(subscriber);
+      const local = existing
+        ? this.join(entry, executionId, auth, subscriber)
+        : entry.events.subscribe(subscriber);
       if (!existing) {
         this.shared.set(executionId, entry);
         entry.upstream = this.open(executionId, auth).subscribe({
-          next: (event) => entry.events.next(event),
+          next: (event) => {
+            if (event.type === 'execution' && !entry.snapshot) entry.snapshot = event;
+            entry.events.next(event);
+          },
           error: (err: unknown) => {
             this.forget(executionId, entry);
             entry.events.error(err);
@@ -63,17 +71,6 @@ export class SharedWatches {
             entry.events.complete();
           },
         });
-      } else {
-        this.snapshotOf(executionId, auth).then(
-          (events) => {
-            for (const event of events) {
-              if (subscriber.closed) return;
-              subscriber.next(event);
-              if (event.type === 'done') subscriber.complete();
-            }
-          },
-          (err: unknown) => subscriber.error(err),
-        );
       }
       return () => {
         local.unsubscribe();
@@ -84,6 +81,45 @@ export class SharedWatches {
         }
       };
     });
+  }
+
+  /**
+   * A subscriber joining an open watch: its own snapshot first, then the live events that came
+   * since it joined (held meanwhile), without the snapshot the actor sent the opener (if it had not
+   * passed yet: the subscriber's own is as fresh).
+   */
+  private join(
+    entry: Shared,
+    executionId: string,
+    auth: Principal,
+    subscriber: Subscriber<ExecutionEvent>,
+  ): Subscription {
+    const openerSnapshotPending = entry.snapshot === undefined;
+    const held: ExecutionEvent[] = [];
+    let ready = false;
+    let completed = false;
+    const local = entry.events.subscribe({
+      next: (event) => {
+        if (openerSnapshotPending && event === entry.snapshot) return;
+        if (ready) subscriber.next(event);
+        else held.push(event);
+      },
+      error: (err: unknown) => subscriber.error(err),
+      complete: () => (ready ? subscriber.complete() : (completed = true)),
+    });
+    this.snapshotOf(executionId, auth).then(
+      (events) => {
+        for (const event of [...events, ...held.splice(0)]) {
+          if (subscriber.closed) return;
+          subscriber.next(event);
+          if (event.type === 'done') return subscriber.complete();
+        }
+        ready = true;
+        if (completed) subscriber.complete();
+      },
+      (err: unknown) => subscriber.error(err),
+    );
+    return local;
   }
 
   private forget(executionId: string, entry: Shared): void {

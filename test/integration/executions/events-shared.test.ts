@@ -107,6 +107,11 @@ describe('GET /api/executions/{id}/events: one watch per execution on a node', (
       expect(last.event).toBe('done');
       expect(last.data.status).toBe('COMPLETED');
       expect(events.filter((e) => e.event === 'done')).toHaveLength(1);
+      // The state at connection once: a subscriber that joined the watch gets its own, not also the opener's.
+      const paused = events.filter(
+        (e) => e.event === 'execution' && (e.data.execution as { status: string }).status === 'PAUSED',
+      );
+      expect(paused).toHaveLength(1);
     }
 
     // Once it is over, a new subscriber gets the log, the state and `done` at once.
