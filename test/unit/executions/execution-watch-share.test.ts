@@ -8,7 +8,8 @@ const state = (status: string): ExecutionEvent =>
   ({ type: 'execution', execution: { id: 'exe_1', status } }) as unknown as ExecutionEvent;
 const log = (seq: number): ExecutionEvent =>
   ({ type: 'log', executionId: 'exe_1', log: { seq } }) as unknown as ExecutionEvent;
-const done = (status: string): ExecutionEvent => ({ type: 'done', executionId: 'exe_1', status });
+const done = (status: string): ExecutionEvent =>
+  ({ type: 'done', executionId: 'exe_1', status }) as unknown as ExecutionEvent;
 const describeEvent = (e: ExecutionEvent) =>
   e.type === 'execution'
     ? `execution:${(e as { execution: { status: string } }).execution.status}`
