@@ -5,6 +5,9 @@ import { errors } from '../../schemas/errors';
 import type { ExecutionEvent } from '../../schemas/messages/executions';
 import type { ResolvedAppDeps, RouteModule } from '../../src/http/app.types';
 import { writeSse } from '../../src/http/sse';
+import { isFinal } from './execution-machine';
+import { executionSummary } from './execution-views';
+import { SharedWatches } from './execution-watch-share';
 import { accountCaller, executionsOf } from './executions-http';
 import type { ExecutionsRouteServices } from './executions-http';
 
@@ -21,6 +24,7 @@ const EVENTS_STREAM_MS = 30 * 60_000;
  */
 function eventsAfter(
   deps: ResolvedAppDeps<ExecutionsRouteServices>,
+  watches: SharedWatches,
   auth: Principal,
   executionId: string,
   from: number,
@@ -39,21 +43,11 @@ function eventsAfter(
       positions.set(event, seq);
       sub.next(event);
     };
-    const watch = deps.system
-      .stream<ExecutionEvent>(
-        `execution:${executionId}`,
-        'execution.watch',
-        {},
-        {
-          auth,
-          timeoutMs: EVENTS_STREAM_MS,
-        },
-      )
-      .subscribe({
-        next: (event) => (replayed ? emit(event) : buffer.push(event)),
-        error: (err: unknown) => sub.error(err),
-        complete: () => (replayed ? sub.complete() : (completed = true)),
-      });
+    const watch = watches.watch(executionId, auth).subscribe({
+      next: (event) => (replayed ? emit(event) : buffer.push(event)),
+      error: (err: unknown) => sub.error(err),
+      complete: () => (replayed ? sub.complete() : (completed = true)),
+    });
     executionsOf(deps)
       .logs.after(executionId, from)
       .then(
@@ -76,6 +70,26 @@ function eventsAfter(
  * then the live events. Another account's execution is 404.
  */
 export const executionEventsRoute: RouteModule<ExecutionsRouteServices> = (router, deps) => {
+  // One watch per execution on this node, whatever the number of its subscribers here.
+  const watches = new SharedWatches(
+    (executionId, auth) =>
+      deps.system.stream<ExecutionEvent>(
+        `execution:${executionId}`,
+        'execution.watch',
+        {},
+        {
+          auth,
+          timeoutMs: EVENTS_STREAM_MS,
+        },
+      ),
+    async (executionId, auth) => {
+      const doc = await executionsOf(deps).queries.get(auth.accountId ?? '', executionId);
+      const state: ExecutionEvent = { type: 'execution', execution: executionSummary(doc) };
+      return isFinal(doc.status) || doc.hold
+        ? [state, { type: 'done', executionId, status: doc.status }]
+        : [state];
+    },
+  );
   router.get('/api/executions/:id/events', deps.requireAuth, async (req, res) => {
     const caller = accountCaller(res);
     const id = String(req.params.id);
@@ -84,12 +98,14 @@ export const executionEventsRoute: RouteModule<ExecutionsRouteServices> = (route
     const positions: Positions = new WeakMap();
     const resumeFrom = (lastEventId: string) => {
       const n = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : 0;
-      return eventsAfter(deps, caller, id, n, positions);
+      return eventsAfter(deps, watches, caller, id, n, positions);
     };
-    await writeSse(req, res, eventsAfter(deps, caller, id, 0, positions), {
+    await writeSse(req, res, eventsAfter(deps, watches, caller, id, 0, positions), {
       eventOf: (event) => event.type,
       idOf: (event) => String(positions.get(event) ?? 0),
       resumeFrom,
+      // The live events are the shared watch's objects, the same for every subscriber here.
+      sharedItems: true,
     });
   });
 };

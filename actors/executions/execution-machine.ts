@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomText } from '../../src/store/random-ids';
 import {
   EXECUTION_LIMITS,
   FINAL_STATUSES,
@@ -142,7 +142,7 @@ export function advance(dec: Decision, plan: StepPlan, now: Date): void {
   }
   const previous = d.steps[index];
   const name = previous?.name ?? plan.stepName(index);
-  const runId = randomBytes(9).toString('base64url');
+  const runId = randomText(9, 'base64url');
   d.steps[index] = {
     index,
     name,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomText } from '../../src/store/random-ids';
 import type { Filter } from 'mongodb';
 import {
   EXECUTION_LIMITS,
@@ -15,7 +15,7 @@ import { logView } from './execution-views';
 
 /** A new public execution id: `exe_` and 24 random base62-ish characters. */
 export function newExecutionId(): string {
-  return `exe_${randomBytes(18).toString('base64url').replace(/[-_]/g, 'x')}`;
+  return `exe_${randomText(18, 'base64url').replace(/[-_]/g, 'x')}`;
 }
 
 export const isExecutionId = (id: string) => /^exe_[A-Za-z0-9]{8,64}$/.test(id);

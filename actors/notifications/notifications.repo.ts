@@ -1,5 +1,5 @@
 import { notificationsCollection } from './notifications.collection';
-import { randomBytes } from 'node:crypto';
+import { randomText } from '../../src/store/random-ids';
 import {
   type NotificationDocument,
   type NotificationStatus,
@@ -9,7 +9,7 @@ import {
 import { errors } from '../../schemas/errors';
 import { InsertBatcher, type DocumentStore, type Repository } from '../../src/store/mongo';
 
-export const newNotificationId = () => `ntf_${randomBytes(12).toString('hex')}`;
+export const newNotificationId = () => `ntf_${randomText(12, 'hex')}`;
 
 /** A new notification of an account. */
 export interface NewNotification {

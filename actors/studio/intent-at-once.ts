@@ -1,4 +1,3 @@
-import { from, type Observable } from 'rxjs';
 import type { Principal } from '../../schemas/auth';
 import type { IntentStreamBody } from '../../schemas/http/studio';
 import type { Config } from '../../src/config/load-config';
@@ -33,15 +32,15 @@ export function answeredAtOnce(message: string, config: Partial<Config> | undefi
 /**
  * One chat message answered at once (docs/studio.md, "Answered at once"): its CHAT_EXECUTION is
  * run here and stored finished (execution, log lines, notification) before any event is sent;
- * then `execution` (the stored record), the final `reply` (or `error`) and `done` go out together.
- * Failures before the record is stored (403 lockdown, 404 workspace) reject: the route answers
- * them as HTTP errors.
+ * then `execution` (the stored record), the final `reply` (or `error`) and `done` go out together
+ * (the route writes them as one response: `writeSseAll`). Failures before the record is stored
+ * (403 lockdown, 404 workspace) reject: the route answers them as HTTP errors.
  */
 export async function openIntentAtOnce(
   executions: ExecutionsService,
   caller: Principal & { accountId: string },
   { message, sessionId, workspaceId, projectId }: IntentStreamBody,
-): Promise<Observable<IntentEvent>> {
+): Promise<IntentEvent[]> {
   const { doc, error } = await runAtOnce(executions, newExecutionId(), caller, {
     type: CHAT_EXECUTION_TYPE,
     title: message.slice(0, 180),
@@ -73,5 +72,5 @@ export async function openIntentAtOnce(
     });
   }
   events.push({ type: 'done', executionId, status: doc.status });
-  return from(events);
+  return events;
 }

@@ -3,7 +3,7 @@ import { IntentStreamBodySchema, StudioCommandBodySchema } from '../../schemas/h
 import type { RouteModule } from '../../src/http/app.types';
 import { requireAccount } from '../../src/http/auth';
 import { FairGate } from '../../src/http/fair-gate';
-import { writeSse } from '../../src/http/sse';
+import { writeSse, writeSseAll } from '../../src/http/sse';
 import type { CachePort } from '../../src/store/cache';
 import { parseBody } from '../../src/http/validation';
 import type { ExecutionsService } from '../executions/executions';
@@ -36,6 +36,8 @@ const ACCOUNT_ONLY =
  */
 const AT_ONCE_PER_ACCOUNT = 64;
 
+const eventName = (e: { type: string }) => e.type;
+
 export const studioRoute: RouteModule<StudioRouteServices> = (router, deps) => {
   const admission = new FairGate(AT_ONCE_PER_ACCOUNT);
 
@@ -49,16 +51,22 @@ export const studioRoute: RouteModule<StudioRouteServices> = (router, deps) => {
     const caller = requireAccount(res, ACCOUNT_ONLY);
     const body = parseBody(IntentStreamBodySchema, req);
     const services = servicesOf(deps);
-    // A read-only intent that needs nothing but this node is answered here, without a worker hop.
-    const events = answeredAtOnce(body.message, services.executions.services.config)
-      ? await admission.run(caller.accountId, () => openIntentAtOnce(services.executions, caller, body))
-      : await openIntentStream(
-          { system: deps.system, executions: services.executions, cache: services.cache },
-          caller,
-          body,
-          res,
-        );
-    await writeSse(req, res, events, { eventOf: (e) => e.type });
+    // A read-only intent that needs nothing but this node is answered here, without a worker hop:
+    // its events are all known before the first is sent, and leave as one response.
+    if (answeredAtOnce(body.message, services.executions.services.config)) {
+      const events = await admission.run(caller.accountId, () =>
+        openIntentAtOnce(services.executions, caller, body),
+      );
+      writeSseAll(req, res, events, { eventOf: eventName });
+      return;
+    }
+    const events = await openIntentStream(
+      { system: deps.system, executions: services.executions, cache: services.cache },
+      caller,
+      body,
+      res,
+    );
+    await writeSse(req, res, events, { eventOf: eventName });
   });
 };
 

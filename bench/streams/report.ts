@@ -21,10 +21,11 @@ export interface LayoutFigures {
   /** CPU time of each process over part 1, ms. */
   intentCpuMs: Record<string, number>;
   intentWork: WorkPerRequest;
-  fairness: FairnessFigures;
-  held: HeldFigures;
-  fanOut: FanOutFigures;
-  fanOutCpuMs: Record<string, number>;
+  /** The parts below are absent from a reduced run (BENCH_PARTS). */
+  fairness?: FairnessFigures;
+  held?: HeldFigures;
+  fanOut?: FanOutFigures;
+  fanOutCpuMs?: Record<string, number>;
   panic?: PanicFigures;
 }
 
@@ -81,31 +82,40 @@ export function targetsOf(r: StreamsReport): Check[] {
         target: '0',
         pass: errors === 0,
       },
-      {
-        name: `${tag} another client's stream during a burst of ${l.fairness.burst.streams}: first event`,
-        value: `${l.fairness.single.firstEventMs} ms`,
-        target: `completed, ≤ ${TARGETS.firstEventP99Ms} ms`,
-        pass: l.fairness.single.ok && l.fairness.single.firstEventMs <= TARGETS.firstEventP99Ms,
-      },
-      {
-        name: `${tag} held streams without an error`,
-        value: `${l.held.complete} of ${l.held.streams}`,
-        target: `${l.held.streams}`,
-        pass: l.held.failed === 0,
-      },
-      {
-        name: `${tag} subscribers of one execution: delivery lag p99`,
-        value: `${l.fanOut.lagMs.p99} ms`,
-        target: `≤ ${TARGETS.lagP99Ms} ms`,
-        pass: l.fanOut.lagMs.p99 <= TARGETS.lagP99Ms,
-      },
-      {
-        name: `${tag} subscribers that got every event once, in order`,
-        value: `${l.fanOut.complete - l.fanOut.divergent} of ${l.fanOut.subscribers}`,
-        target: `${l.fanOut.subscribers}`,
-        pass: l.fanOut.complete === l.fanOut.subscribers && l.fanOut.divergent === 0 && l.fanOut.failed === 0,
-      },
     );
+    const { fairness, held, fanOut } = l;
+    if (fairness) {
+      checks.push({
+        name: `${tag} another client's stream during a burst of ${fairness.burst.streams}: first event`,
+        value: `${fairness.single.firstEventMs} ms`,
+        target: `completed, ≤ ${TARGETS.firstEventP99Ms} ms`,
+        pass: fairness.single.ok && fairness.single.firstEventMs <= TARGETS.firstEventP99Ms,
+      });
+    }
+    if (held) {
+      checks.push({
+        name: `${tag} held streams without an error`,
+        value: `${held.complete} of ${held.streams}`,
+        target: `${held.streams}`,
+        pass: held.failed === 0,
+      });
+    }
+    if (fanOut) {
+      checks.push(
+        {
+          name: `${tag} subscribers of one execution: delivery lag p99`,
+          value: `${fanOut.lagMs.p99} ms`,
+          target: `≤ ${TARGETS.lagP99Ms} ms`,
+          pass: fanOut.lagMs.p99 <= TARGETS.lagP99Ms,
+        },
+        {
+          name: `${tag} subscribers that got every event once, in order`,
+          value: `${fanOut.complete - fanOut.divergent} of ${fanOut.subscribers}`,
+          target: `${fanOut.subscribers}`,
+          pass: fanOut.complete === fanOut.subscribers && fanOut.divergent === 0 && fanOut.failed === 0,
+        },
+      );
+    }
     const panic = l.panic;
     if (panic) {
       const active = (panic.before.RUNNING ?? 0) + (panic.before.QUEUED ?? 0) + (panic.before.PAUSED ?? 0);
@@ -148,6 +158,49 @@ function cpuLine(cpuMs: Record<string, number>, units: number, unit: string): st
   );
 }
 
+function fairnessSection(fairness: FairnessFigures): string[] {
+  return [
+    '### Fairness',
+    '',
+    `Client A sends ${fairness.burst.streams} streams at once; client B (another account) one, just after them.`,
+    `B: first event **${fairness.single.firstEventMs} ms**, \`done\` ${fairness.single.doneMs} ms (${fairness.single.ok ? 'COMPLETED' : '**failed**'}). ` +
+      `A: first event p50 ${fairness.burst.firstEventMs.p50} / p99 ${fairness.burst.firstEventMs.p99} ms, \`done\` p99 ${fairness.burst.doneMs.p99} ms.`,
+    '',
+  ];
+}
+
+function heldSection(held: HeldFigures): string[] {
+  const rss = (kb: Record<string, number>) =>
+    Object.entries(kb)
+      .map(([k, v]) => `${k} ${Math.round(v / 1024)} MB`)
+      .join(', ');
+  return [
+    '### Held streams',
+    '',
+    `${held.streams} clients of \`GET /api/executions/{id}/events\` over ${held.executions} \`DEMO_STEPS\` executions, all connected, then all resumed:`,
+    `${held.complete} got every log line in order and \`done\` COMPLETED, ${held.failed} failed; ${held.events} events delivered in ${held.runMs} ms.`,
+    `Memory per open stream: **${held.kbPerStream} KB** over the service processes (resident: before ${rss(held.rssBeforeKb)}; all open ${rss(held.rssOpenKb)}).`,
+    '',
+  ];
+}
+
+function fanOutSection(fanOut: FanOutFigures, cpuMs: Record<string, number>): string[] {
+  return [
+    '### Subscribers of one execution',
+    '',
+    `${fanOut.subscribers} clients of one \`DEMO_STEPS\` execution of ${fanOut.steps} steps of ${fanOut.stepMs} ms; lag = receipt time minus the time the event carries.`,
+    '',
+    '| | deliveries | p50 ms | p99 ms | max ms |',
+    '|---|---:|---:|---:|---:|',
+    `| every timestamped event | ${fanOut.lagMs.n} | ${fanOut.lagMs.p50} | ${fanOut.lagMs.p99} | ${fanOut.lagMs.max} |`,
+    `| log lines | ${fanOut.logLagMs.n} | ${fanOut.logLagMs.p50} | ${fanOut.logLagMs.p99} | ${fanOut.logLagMs.max} |`,
+    '',
+    `Every log line once and in order, \`done\` COMPLETED: ${fanOut.complete} of ${fanOut.subscribers}; divergent ${fanOut.divergent}; failed ${fanOut.failed}.`,
+    cpuLine(cpuMs, Math.max(1, fanOut.lagMs.n), 'delivery'),
+    '',
+  ];
+}
+
 function layoutSection(l: LayoutFigures): string[] {
   const { intent, fairness, held, fanOut, intentWork: w } = l;
   const sequences = Object.entries(intent.sequences)
@@ -161,10 +214,6 @@ function layoutSection(l: LayoutFigures): string[] {
   const turns = Object.entries(w.turnsByType)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
-  const rss = (kb: Record<string, number>) =>
-    Object.entries(kb)
-      .map(([k, v]) => `${k} ${Math.round(v / 1024)} MB`)
-      .join(', ');
   return [
     `## ${l.layout === 'amqp' ? 'AMQP layout' : 'In-process layout'}: ${l.describe}`,
     '',
@@ -185,30 +234,9 @@ function layoutSection(l: LayoutFigures): string[] {
       `broker messages ${w.messages} (commands ${w.commands}, replies and stream items ${w.replies}, broadcasts ${w.broadcasts} × ${l.layout === 'amqp' ? 3 : 1} nodes); ` +
       `actor turns ${w.turns}${turns ? ` (${turns})` : ''}.`,
     '',
-    '### Fairness',
-    '',
-    `Client A sends ${fairness.burst.streams} streams at once; client B (another account) one, just after them.`,
-    `B: first event **${fairness.single.firstEventMs} ms**, \`done\` ${fairness.single.doneMs} ms (${fairness.single.ok ? 'COMPLETED' : '**failed**'}). ` +
-      `A: first event p50 ${fairness.burst.firstEventMs.p50} / p99 ${fairness.burst.firstEventMs.p99} ms, \`done\` p99 ${fairness.burst.doneMs.p99} ms.`,
-    '',
-    '### Held streams',
-    '',
-    `${held.streams} clients of \`GET /api/executions/{id}/events\` over ${held.executions} \`DEMO_STEPS\` executions, all connected, then all resumed:`,
-    `${held.complete} got every log line in order and \`done\` COMPLETED, ${held.failed} failed; ${held.events} events delivered in ${held.runMs} ms.`,
-    `Memory per open stream: **${held.kbPerStream} KB** over the service processes (resident: before ${rss(held.rssBeforeKb)}; all open ${rss(held.rssOpenKb)}).`,
-    '',
-    '### Subscribers of one execution',
-    '',
-    `${fanOut.subscribers} clients of one \`DEMO_STEPS\` execution of ${fanOut.steps} steps of ${fanOut.stepMs} ms; lag = receipt time minus the time the event carries.`,
-    '',
-    '| | deliveries | p50 ms | p99 ms | max ms |',
-    '|---|---:|---:|---:|---:|',
-    `| every timestamped event | ${fanOut.lagMs.n} | ${fanOut.lagMs.p50} | ${fanOut.lagMs.p99} | ${fanOut.lagMs.max} |`,
-    `| log lines | ${fanOut.logLagMs.n} | ${fanOut.logLagMs.p50} | ${fanOut.logLagMs.p99} | ${fanOut.logLagMs.max} |`,
-    '',
-    `Every log line once and in order, \`done\` COMPLETED: ${fanOut.complete} of ${fanOut.subscribers}; divergent ${fanOut.divergent}; failed ${fanOut.failed}.`,
-    cpuLine(l.fanOutCpuMs, Math.max(1, fanOut.lagMs.n), 'delivery'),
-    '',
+    ...(fairness ? fairnessSection(fairness) : []),
+    ...(held ? heldSection(held) : []),
+    ...(fanOut ? fanOutSection(fanOut, l.fanOutCpuMs ?? {}) : []),
     ...(l.panic ? panicSection(l.panic, '### Panic') : []),
   ];
 }
@@ -219,9 +247,9 @@ export function markdown(r: StreamsReport): string {
   const high = r.loadAverage.before[0]! > 2;
   const notes = r.layouts.flatMap((l) => [
     ...l.intent.samples,
-    ...l.fairness.burst.samples,
-    ...l.held.samples,
-    ...l.fanOut.samples,
+    ...(l.fairness?.burst.samples ?? []),
+    ...(l.held?.samples ?? []),
+    ...(l.fanOut?.samples ?? []),
     ...(l.panic?.samples ?? []),
   ]);
   return [

@@ -33,8 +33,10 @@ import { countWork } from './work-counts';
  *
  * Writes bench/results/streams.json and streams.md. Environment: REDIS_URL, AMQP_URL (loopback
  * only, both needed); BENCH_INTENT_STREAMS (1000), BENCH_HELD_STREAMS (5000), BENCH_SUBSCRIBERS
- * (200), BENCH_PANIC_EXECUTIONS (1000), BENCH_LAYOUTS (`amqp,in-process`); BENCH_CPU_PROF (a
- * directory: every node runs with --cpu-prof there). A watchdog stops everything after 540 s.
+ * (200), BENCH_PANIC_EXECUTIONS (1000), BENCH_LAYOUTS (`amqp,in-process`); BENCH_PARTS (the parts
+ * to run, `intent,fairness,held,subscribers,panic`: a reduced run to compare two builds);
+ * BENCH_RESULTS_NAME (`streams`: the files written); BENCH_CPU_PROF (a directory: every node runs
+ * with --cpu-prof there). A watchdog stops everything after 540 s.
  */
 
 const INTENT_STREAMS = Number(process.env.BENCH_INTENT_STREAMS ?? 1000);
@@ -46,6 +48,9 @@ const FANOUT_STEP_MS = 300;
 const PANIC_EXECUTIONS = Number(process.env.BENCH_PANIC_EXECUTIONS ?? 1000);
 const PANIC_STEP_MS: [number, number] = [3000, 6000];
 const LAYOUTS = (process.env.BENCH_LAYOUTS ?? 'amqp,in-process').split(',').filter(Boolean) as Layout[];
+const PARTS = new Set(
+  (process.env.BENCH_PARTS ?? 'intent,fairness,held,subscribers,panic').split(',').map((p) => p.trim()),
+);
 const WORKERS = 2;
 const WATCHDOG_MS = 540_000;
 
@@ -114,34 +119,45 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
     );
     log(`  CPU ms ${JSON.stringify(intentCpuMs)}; work per stream ${JSON.stringify(intentWork)}`);
 
-    log(`[${layout}] 2. fairness: ${INTENT_STREAMS} streams of client A, then one of client B`);
-    const fairness = await runFairness(pool, chat.token, other.token, INTENT_STREAMS, INTENT_MESSAGE);
-    log(
-      `  B first event ${fairness.single.firstEventMs} ms, done ${fairness.single.doneMs} ms; A first p50 ${fairness.burst.firstEventMs.p50} / p99 ${fairness.burst.firstEventMs.p99} ms`,
-    );
+    let fairness: LayoutFigures['fairness'];
+    if (PARTS.has('fairness')) {
+      log(`[${layout}] 2. fairness: ${INTENT_STREAMS} streams of client A, then one of client B`);
+      fairness = await runFairness(pool, chat.token, other.token, INTENT_STREAMS, INTENT_MESSAGE);
+      log(
+        `  B first event ${fairness.single.firstEventMs} ms, done ${fairness.single.doneMs} ms; A first p50 ${fairness.burst.firstEventMs.p50} / p99 ${fairness.burst.firstEventMs.p99} ms`,
+      );
+    }
 
-    log(`[${layout}] 3. ${HELD_STREAMS} held streams`);
-    const held = await runHeldStreams(pool, chat.token, {
-      streams: HELD_STREAMS,
-      executions: 50,
-      steps: 6,
-      stepMs: 500,
-      rssKb: cluster.rssKb,
-    });
-    log(
-      `  ${held.complete} complete, ${held.failed} failed; ${held.kbPerStream} KB per open stream; ${held.events} events`,
-    );
+    let held: LayoutFigures['held'];
+    if (PARTS.has('held')) {
+      log(`[${layout}] 3. ${HELD_STREAMS} held streams`);
+      held = await runHeldStreams(pool, chat.token, {
+        streams: HELD_STREAMS,
+        executions: 50,
+        steps: 6,
+        stepMs: 500,
+        rssKb: cluster.rssKb,
+      });
+      log(
+        `  ${held.complete} complete, ${held.failed} failed; ${held.kbPerStream} KB per open stream; ${held.events} events`,
+      );
+    }
 
-    log(`[${layout}] 4. ${SUBSCRIBERS} subscribers of one execution`);
-    const fanCpu = cluster.cpuNow();
-    const fanOut = await runSubscribers(pool, chat.token, SUBSCRIBERS, FANOUT_STEPS, FANOUT_STEP_MS);
-    const fanOutCpuMs = cluster.cpuSince(fanCpu);
-    log(
-      `  lag p50 ${fanOut.lagMs.p50} / p99 ${fanOut.lagMs.p99} ms; ${fanOut.complete}/${SUBSCRIBERS} complete`,
-    );
+    let fanOut: LayoutFigures['fanOut'];
+    let fanOutCpuMs: LayoutFigures['fanOutCpuMs'];
+    if (PARTS.has('subscribers')) {
+      log(`[${layout}] 4. ${SUBSCRIBERS} subscribers of one execution`);
+      const fanCpu = cluster.cpuNow();
+      fanOut = await runSubscribers(pool, chat.token, SUBSCRIBERS, FANOUT_STEPS, FANOUT_STEP_MS);
+      fanOutCpuMs = cluster.cpuSince(fanCpu);
+      log(
+        `  lag p50 ${fanOut.lagMs.p50} / p99 ${fanOut.lagMs.p99} ms; ${fanOut.complete}/${SUBSCRIBERS} complete; CPU ms ${JSON.stringify(fanOutCpuMs)}`,
+      );
+    }
 
     let panic: LayoutFigures['panic'];
-    if (layout === 'amqp' && cluster.documentsUrl && cluster.dbName && PANIC_EXECUTIONS > 0) {
+    const panicRuns = PARTS.has('panic') && PANIC_EXECUTIONS > 0;
+    if (layout === 'amqp' && cluster.documentsUrl && cluster.dbName && panicRuns) {
       mongo = await MongoClient.connect(cluster.documentsUrl);
       const owner = await signup(pool, 'panic', run.jwtSecret);
       run.ownIds.push(owner.accountId);

@@ -29,6 +29,11 @@ export interface SseOptions<T> {
   maxBufferedEvents?: number;
   /** Reconnection delay suggested to the client (`retry:`), in milliseconds. Default: none sent. */
   retryMs?: number;
+  /**
+   * The items are objects that other streams send too, unchanged (a multicast, such as the events
+   * of one execution to its subscribers): each one's JSON is computed once and reused.
+   */
+  sharedItems?: boolean;
 }
 
 /** Why a stream ended. */
@@ -54,11 +59,31 @@ function oneLine(value: string): string {
 
 /** Formats one event. `data` is JSON; JSON text has no raw line breaks, `field` covers any other case. */
 export function formatSseEvent(event: { id?: string; event?: string; data: unknown }): string {
+  return formatWithJson(event.id, event.event, JSON.stringify(event.data) ?? 'null');
+}
+
+function formatWithJson(id: string | undefined, name: string | undefined, json: string): string {
   let out = '';
-  if (event.id !== undefined) out += `id: ${oneLine(event.id)}\n`;
-  if (event.event !== undefined) out += `event: ${oneLine(event.event)}\n`;
-  out += field('data', JSON.stringify(event.data) ?? 'null');
+  if (id !== undefined) out += `id: ${oneLine(id)}\n`;
+  if (name !== undefined) out += `event: ${oneLine(name)}\n`;
+  out += /[\r\n]/.test(json) ? field('data', json) : `data: ${json}\n`;
   return `${out}\n`;
+}
+
+/**
+ * The JSON of items that several streams send (`SseOptions.sharedItems`): the same object goes to
+ * every subscriber of an execution on this node, and is serialised once for all of them.
+ */
+const sharedJson = new WeakMap<object, string>();
+
+function jsonOf(item: unknown, shared: boolean): string {
+  if (!shared || typeof item !== 'object' || item === null) return JSON.stringify(item) ?? 'null';
+  let json = sharedJson.get(item);
+  if (json === undefined) {
+    json = JSON.stringify(item) ?? 'null';
+    sharedJson.set(item, json);
+  }
+  return json;
 }
 
 function lastEventIdOf(req: Request): string | undefined {
@@ -89,7 +114,9 @@ export function writeSse<T>(
   const maxBuffered = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
   const eventOf = options.eventOf ?? (() => 'message');
   const idOf = options.idOf ?? ((_item: T, seq: number) => String(seq));
-  const log = res.locals.log;
+  const shared = options.sharedItems === true;
+  // `res.locals.log` builds a child logger on first use: only when there is something to log.
+  const logOf = () => res.locals.log as typeof res.locals.log | undefined;
 
   const lastEventId = lastEventIdOf(req);
   const resuming = lastEventId !== undefined && options.resumeFrom !== undefined;
@@ -138,7 +165,8 @@ export function writeSse<T>(
         res.end();
       }
       queue.length = 0;
-      log?.debug({ reason }, 'sse stream ended');
+      const log = logOf();
+      if (log?.isLevelEnabled('debug')) log.debug({ reason }, 'sse stream ended');
       resolve(reason);
     };
 
@@ -174,7 +202,7 @@ export function writeSse<T>(
     }
     function errorEvent(err: unknown): string {
       const failure = toHttpFailure(err, res.locals.requestId ?? '');
-      if (failure.logLevel !== 'debug') log?.[failure.logLevel]({ err }, 'sse stream failed');
+      if (failure.logLevel !== 'debug') logOf()?.[failure.logLevel]({ err }, 'sse stream failed');
       return formatSseEvent({ event: 'error', data: failure.body });
     }
 
@@ -199,7 +227,7 @@ export function writeSse<T>(
         // A throw here would escape RxJS as an unhandled error and take the process down.
         try {
           seq += 1;
-          send(formatSseEvent({ id: idOf(item, seq), event: eventOf(item), data: item }));
+          send(formatWithJson(idOf(item, seq), eventOf(item), jsonOf(item, shared)));
         } catch (err) {
           finish('error', errorEvent(err));
         }
@@ -208,4 +236,43 @@ export function writeSse<T>(
       complete: () => finish('complete'),
     });
   });
+}
+
+/** The fixed headers of an event stream answered whole (`writeSseAll`). */
+const WHOLE_STREAM_HEADERS = new Map<string, string>([
+  ['Content-Type', 'text/event-stream; charset=utf-8'],
+  ['Cache-Control', 'no-cache'],
+  // Tells nginx-like proxies not to buffer the stream.
+  ['X-Accel-Buffering', 'no'],
+]);
+
+/**
+ * An event stream whose events are all known when it starts (a request answered at once): the
+ * same events as `writeSse` would send for `from(items)` (same `id:`, `event:`, `data:`), written
+ * as one body with its `Content-Length`, headers included, in one write to the socket: no
+ * subscription, no chunked framing, no per-event write. Resolves `complete`, or `client-closed`
+ * when the client left before it.
+ */
+export function writeSseAll<T>(
+  req: Request,
+  res: Response,
+  items: readonly T[],
+  options: Pick<SseOptions<T>, 'eventOf' | 'idOf'> = {},
+): SseEnd {
+  if (res.headersSent) throw new Error('writeSseAll: the response has already started');
+  if (res.writableEnded || res.destroyed || req.socket?.destroyed) return 'client-closed';
+  const eventOf = options.eventOf ?? (() => 'message');
+  const idOf = options.idOf ?? ((_item: T, seq: number) => String(seq));
+  let body = '';
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as T;
+    body += formatSseEvent({ id: idOf(item, i + 1), event: eventOf(item), data: item });
+  }
+  res.status(200);
+  res.setHeaders(WHOLE_STREAM_HEADERS);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  // Events are small and latency matters more than packet count.
+  req.socket?.setNoDelay(true);
+  res.end(body);
+  return 'complete';
 }

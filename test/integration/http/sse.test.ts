@@ -4,7 +4,7 @@ import { errors } from '../../../schemas/errors';
 import { buildApp } from '../../../src/http/app';
 import type { RouteModule } from '../../../src/http/app.types';
 import { listen, type HttpServerHandle } from '../../../src/http/listen';
-import { formatSseEvent, writeSse, type SseEnd } from '../../../src/http/sse';
+import { formatSseEvent, writeSse, writeSseAll, type SseEnd } from '../../../src/http/sse';
 import { testDeps } from '../../unit/http/support/test-app';
 import { openSse, parseSse } from './support/sse-client';
 
@@ -34,6 +34,22 @@ const streamRoutes: RouteModule = (router) => {
       { kind: 'done' },
     );
     outcomes.push(writeSse(req, res, items, { eventOf: (i) => i.kind, retryMs: 2000 }));
+  });
+  router.get('/t/whole', (req, res) => {
+    const items = [
+      { kind: 'execution', id: 'exe_1' },
+      { kind: 'reply', text: 'line one\nline two\r\nline three' },
+      { kind: 'done' },
+    ];
+    outcomes.push(Promise.resolve(writeSseAll(req, res, items, { eventOf: (i) => i.kind })));
+  });
+  router.get('/t/whole-as-stream', (req, res) => {
+    const items = of(
+      { kind: 'execution', id: 'exe_1' },
+      { kind: 'reply', text: 'line one\nline two\r\nline three' },
+      { kind: 'done' },
+    );
+    outcomes.push(writeSse(req, res, items, { eventOf: (i) => i.kind }));
   });
   router.get('/t/hold', (req, res) => {
     const heartbeatMs = Number(req.query.heartbeatMs ?? 0);
@@ -119,6 +135,30 @@ function teardownRan(): Promise<void> {
     else onTeardown = resolve;
   });
 }
+
+describe('writeSseAll over a real socket', () => {
+  it('sends the events writeSse sends for the same items, as one body with its length', async () => {
+    const whole = await openSse(`${server.url}/t/whole`);
+    expect(whole.res.statusCode).toBe(200);
+    expect(whole.res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(whole.res.headers['cache-control']).toBe('no-cache');
+    expect(whole.res.headers['x-accel-buffering']).toBe('no');
+    expect(whole.res.headers['x-request-id']).toBeTruthy();
+    const body = await whole.ended;
+    expect(whole.res.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(whole.res.headers['transfer-encoding']).toBeUndefined();
+
+    const streamed = await openSse(`${server.url}/t/whole-as-stream`);
+    expect(body).toBe(await streamed.ended);
+    const { events } = parseSse(body);
+    expect(events.map((e) => [e.id, e.event])).toEqual([
+      ['1', 'execution'],
+      ['2', 'reply'],
+      ['3', 'done'],
+    ]);
+    expect(await Promise.all(outcomes)).toEqual(['complete', 'complete']);
+  });
+});
 
 describe('writeSse over a real socket', () => {
   it('writes id/event/data per item with SSE headers, then ends on complete', async () => {
