@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { credentials, SDK_SCOPES, type RuntimeCredential, type SdkScope } from '../api/connectors';
 import { Busy, Confirm, Empty, ErrorBox, Status, useAction, useLoad, when } from '../components/ui';
+import { OneTimeReveal } from '../components/reveal';
 import { useApp } from '../state';
 
 /**
@@ -56,25 +57,14 @@ export function CredentialsPage() {
         vault grants it was given. It opens nothing else.
       </p>
       {revealed ? (
-        <div class="card reveal" role="alert" data-testid="credential-reveal">
-          <h2>Copy “{revealed.name}” now</h2>
-          <p>This is the only time the value is shown. Store it with the runtime that will use it.</p>
-          <input
-            readOnly
-            value={revealed.value}
-            aria-label="Credential value"
-            onFocus={(e) => e.currentTarget.select()}
-            data-testid="credential-value"
-          />
-          <div class="row">
-            <button type="button" onClick={() => void navigator.clipboard?.writeText(revealed.value)}>
-              Copy
-            </button>
-            <button type="button" class="primary" onClick={() => setRevealed(null)}>
-              I stored it: hide
-            </button>
-          </div>
-        </div>
+        <OneTimeReveal
+          name={revealed.name}
+          value={revealed.value}
+          label="Credential value"
+          hint="Store it with the runtime that will use it."
+          testId="credential"
+          onHide={() => setRevealed(null)}
+        />
       ) : null}
       <form class="card" onSubmit={create}>
         <h2>New runtime credential</h2>

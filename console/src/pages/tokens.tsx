@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { tokens, TOKEN_SCOPES, type BearerToken, type TokenScope } from '../api/account';
 import { Busy, Empty, ErrorBox, Status, useAction, useLoad, when } from '../components/ui';
+import { OneTimeReveal } from '../components/reveal';
 
 /**
  * Named bearer tokens: the value is shown once (create, rotate) and only kept in this component's
@@ -40,25 +41,14 @@ export function TokensPage() {
     <section>
       <h1>Bearer tokens</h1>
       {revealed ? (
-        <div class="card reveal" role="alert" data-testid="token-reveal">
-          <h2>Copy “{revealed.name}” now</h2>
-          <p>This is the only time the value is shown. Store it somewhere safe.</p>
-          <input
-            readOnly
-            value={revealed.value}
-            aria-label="Token value"
-            onFocus={(e) => e.currentTarget.select()}
-            data-testid="token-value"
-          />
-          <div class="row">
-            <button type="button" onClick={() => void navigator.clipboard?.writeText(revealed.value)}>
-              Copy
-            </button>
-            <button type="button" class="primary" onClick={() => setRevealed(null)}>
-              I stored it: hide
-            </button>
-          </div>
-        </div>
+        <OneTimeReveal
+          name={revealed.name}
+          value={revealed.value}
+          label="Token value"
+          hint="Store it somewhere safe."
+          testId="token"
+          onHide={() => setRevealed(null)}
+        />
       ) : null}
       <form class="card" onSubmit={create}>
         <h2>New token</h2>
