@@ -128,3 +128,30 @@ export function when(iso?: string | null): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
 }
+
+/** A header cell of `Table`: its text, or its text and a class (`wide`: hidden on narrow screens). */
+export type TableHeader = string | { label: string; class: string };
+
+/** The console's table: scrollable on narrow screens, a header row, the rows as children. */
+export function Table({ headers, children }: { headers: TableHeader[]; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {headers.map((h) =>
+              typeof h === 'string' ? (
+                <th key={h}>{h}</th>
+              ) : (
+                <th key={h.label} class={h.class}>
+                  {h.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}

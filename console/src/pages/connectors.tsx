@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { connectors, type Connector } from '../api/connectors';
-import { Busy, Confirm, Empty, ErrorBox, Status, useAction, useLoad, when } from '../components/ui';
+import { Busy, Confirm, Empty, ErrorBox, Status, Table, useAction, useLoad, when } from '../components/ui';
 import { ConnectorForm } from './connector-form';
 
 /** Where a connector points: the URL (the API masks credential-looking query values), or the command. */
@@ -86,65 +86,50 @@ export function ConnectorsPage() {
         <Empty>No connectors yet: add an MCP server above to give your agents its tools.</Empty>
       ) : null}
       {rows.length ? (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Slug</th>
-                <th>Name</th>
-                <th>Transport</th>
-                <th>Target</th>
-                <th>Status</th>
-                <th>Tools</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((c) => (
-                <tr key={c.slug} data-testid={`connector-${c.slug}`}>
-                  <td>
-                    <code>{c.slug}</code>
-                  </td>
-                  <td>{c.name}</td>
-                  <td>{c.transport}</td>
-                  <td>
-                    <code>{target(c)}</code>
-                    {secretNames(c).length ? (
-                      <div class="muted">
-                        {c.transport === 'http' ? 'headers' : 'env'}: {secretNames(c).join(', ')}
-                      </div>
-                    ) : null}
-                  </td>
-                  <td>
-                    <Status status={c.healthStatus} />
-                    {c.lastError ? (
-                      <div class="error-text">
-                        {c.lastError.message} ({when(c.lastError.at)})
-                      </div>
-                    ) : null}
-                  </td>
-                  <td>{c.toolCount}</td>
-                  <td>
-                    <div class="row">
-                      <button type="button" onClick={() => setShown(c)}>
-                        Tools
-                      </button>
-                      <button type="button" disabled={action.busy} onClick={() => void refresh(c)}>
-                        Refresh
-                      </button>
-                      <button type="button" disabled={action.busy} onClick={() => void toggle(c)}>
-                        {c.healthStatus === 'disabled' ? 'Enable' : 'Disable'}
-                      </button>
-                      <button type="button" class="danger" onClick={() => setDeleting(c)}>
-                        Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table headers={['Slug', 'Name', 'Transport', 'Target', 'Status', 'Tools', 'Actions']}>
+          {rows.map((c) => (
+            <tr key={c.slug} data-testid={`connector-${c.slug}`}>
+              <td>
+                <code>{c.slug}</code>
+              </td>
+              <td>{c.name}</td>
+              <td>{c.transport}</td>
+              <td>
+                <code>{target(c)}</code>
+                {secretNames(c).length ? (
+                  <div class="muted">
+                    {c.transport === 'http' ? 'headers' : 'env'}: {secretNames(c).join(', ')}
+                  </div>
+                ) : null}
+              </td>
+              <td>
+                <Status status={c.healthStatus} />
+                {c.lastError ? (
+                  <div class="error-text">
+                    {c.lastError.message} ({when(c.lastError.at)})
+                  </div>
+                ) : null}
+              </td>
+              <td>{c.toolCount}</td>
+              <td>
+                <div class="row">
+                  <button type="button" onClick={() => setShown(c)}>
+                    Tools
+                  </button>
+                  <button type="button" disabled={action.busy} onClick={() => void refresh(c)}>
+                    Refresh
+                  </button>
+                  <button type="button" disabled={action.busy} onClick={() => void toggle(c)}>
+                    {c.healthStatus === 'disabled' ? 'Enable' : 'Disable'}
+                  </button>
+                  <button type="button" class="danger" onClick={() => setDeleting(c)}>
+                    Delete
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
       {shown ? <ToolList connector={shown} onClose={() => setShown(null)} /> : null}
       {deleting ? (

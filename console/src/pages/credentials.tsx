@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { credentials, SDK_SCOPES, type RuntimeCredential, type SdkScope } from '../api/connectors';
-import { Busy, Confirm, Empty, ErrorBox, Status, useAction, useLoad, when } from '../components/ui';
+import { Busy, Confirm, Empty, ErrorBox, Status, Table, useAction, useLoad, when } from '../components/ui';
 import { OneTimeReveal } from '../components/reveal';
 import { useApp } from '../state';
 
@@ -106,48 +106,34 @@ export function CredentialsPage() {
         <Empty>No runtime credentials yet: create one above for an app or skill runtime.</Empty>
       ) : null}
       {rows.length ? (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Value</th>
-                <th>Scopes</th>
-                <th>Workspace</th>
-                <th>Status</th>
-                <th>Expires</th>
-                <th>Last used</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((c) => (
-                <tr key={c.id} data-testid={`credential-${c.name}`}>
-                  <td>{c.name}</td>
-                  <td>
-                    <code data-testid="masked">{c.maskedValue}</code>
-                  </td>
-                  <td>{c.scopes.join(', ')}</td>
-                  <td>{workspaceName(c.workspaceId)}</td>
-                  <td>
-                    <Status status={c.status} />
-                  </td>
-                  <td>{c.expiresAt ? when(c.expiresAt) : 'never'}</td>
-                  <td>{when(c.lastUsedAt)}</td>
-                  <td>
-                    {c.status === 'active' ? (
-                      <button type="button" class="danger" onClick={() => setRevoking(c)}>
-                        Revoke
-                      </button>
-                    ) : (
-                      <span class="muted">revoked {when(c.revokedAt)}</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          headers={['Name', 'Value', 'Scopes', 'Workspace', 'Status', 'Expires', 'Last used', 'Actions']}
+        >
+          {rows.map((c) => (
+            <tr key={c.id} data-testid={`credential-${c.name}`}>
+              <td>{c.name}</td>
+              <td>
+                <code data-testid="masked">{c.maskedValue}</code>
+              </td>
+              <td>{c.scopes.join(', ')}</td>
+              <td>{workspaceName(c.workspaceId)}</td>
+              <td>
+                <Status status={c.status} />
+              </td>
+              <td>{c.expiresAt ? when(c.expiresAt) : 'never'}</td>
+              <td>{when(c.lastUsedAt)}</td>
+              <td>
+                {c.status === 'active' ? (
+                  <button type="button" class="danger" onClick={() => setRevoking(c)}>
+                    Revoke
+                  </button>
+                ) : (
+                  <span class="muted">revoked {when(c.revokedAt)}</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
       {revoking ? (
         <Confirm

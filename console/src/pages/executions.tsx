@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { executions, STATUSES, type ExecutionSummary } from '../api/executions';
 import { followExecution } from '../api/sse';
-import { Busy, Empty, ErrorBox, Status, when } from '../components/ui';
+import { Busy, Empty, ErrorBox, Status, Table, when } from '../components/ui';
 import { Link } from '../router';
 import { useApp } from '../state';
 
@@ -130,38 +130,33 @@ export function Executions() {
         </Empty>
       ) : null}
       {rows && rows.length ? (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Title</th>
-                <th>Status</th>
-                <th class="wide">Progress</th>
-                <th class="wide">Type / source</th>
-                <th class="wide">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id} data-testid={`row-${r.id}`}>
-                  <td>
-                    <Link href={`/executions/${r.id}`}>{r.title || r.id}</Link>
-                  </td>
-                  <td>
-                    <Status status={r.status} />
-                  </td>
-                  <td class="wide">
-                    {r.progress.completedSteps}/{r.progress.totalSteps ?? '?'}
-                  </td>
-                  <td class="wide">
-                    {r.type} · {r.sourceType}
-                  </td>
-                  <td class="wide">{when(r.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          headers={[
+            'Title',
+            'Status',
+            { label: 'Progress', class: 'wide' },
+            { label: 'Type / source', class: 'wide' },
+            { label: 'Updated', class: 'wide' },
+          ]}
+        >
+          {rows.map((r) => (
+            <tr key={r.id} data-testid={`row-${r.id}`}>
+              <td>
+                <Link href={`/executions/${r.id}`}>{r.title || r.id}</Link>
+              </td>
+              <td>
+                <Status status={r.status} />
+              </td>
+              <td class="wide">
+                {r.progress.completedSteps}/{r.progress.totalSteps ?? '?'}
+              </td>
+              <td class="wide">
+                {r.type} · {r.sourceType}
+              </td>
+              <td class="wide">{when(r.updatedAt)}</td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ops, type Crew, type OpsMetrics } from '../api/ops';
 import { BarChart, LineChart } from '../components/charts';
-import { Busy, ErrorBox, Status } from '../components/ui';
+import { Busy, ErrorBox, Status, Table } from '../components/ui';
 
 /** Crew coverage and this node's metrics; the throughput line is sampled by the page every 5 s. */
 export function OpsPage() {
@@ -85,30 +85,18 @@ export function OpsPage() {
             {crew.summary.uncovered} uncovered · {crew.summary.nodes} nodes
           </p>
           {crew.coverage.items ? (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Feature</th>
-                    <th>Coverage</th>
-                    <th>Active</th>
-                    <th>Standby</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {crew.coverage.items.map((i) => (
-                    <tr key={i.featureSlug}>
-                      <td>{i.featureSlug}</td>
-                      <td>
-                        <Status status={i.coverage} />
-                      </td>
-                      <td>{i.active?.nodeId ?? '—'}</td>
-                      <td>{i.standby?.nodeId ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table headers={['Feature', 'Coverage', 'Active', 'Standby']}>
+              {crew.coverage.items.map((i) => (
+                <tr key={i.featureSlug}>
+                  <td>{i.featureSlug}</td>
+                  <td>
+                    <Status status={i.coverage} />
+                  </td>
+                  <td>{i.active?.nodeId ?? '—'}</td>
+                  <td>{i.standby?.nodeId ?? '—'}</td>
+                </tr>
+              ))}
+            </Table>
           ) : (
             <p class="muted">Per-feature details are for ops admins.</p>
           )}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { tokens, TOKEN_SCOPES, type BearerToken, type TokenScope } from '../api/account';
-import { Busy, Empty, ErrorBox, Status, useAction, useLoad, when } from '../components/ui';
+import { Busy, Empty, ErrorBox, Status, Table, useAction, useLoad, when } from '../components/ui';
 import { OneTimeReveal } from '../components/reveal';
 
 /**
@@ -80,49 +80,35 @@ export function TokensPage() {
         <Empty>No tokens yet: create one above for a script or an SDK.</Empty>
       ) : null}
       {list.data && list.data.tokens.length ? (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Value</th>
-                <th>Scopes</th>
-                <th>Status</th>
-                <th>Last used</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.tokens.map((t) => (
-                <tr key={t.id} data-testid={`token-${t.name}`}>
-                  <td>{t.name}</td>
-                  <td>
-                    <code data-testid="masked">{t.maskedToken}</code>
-                  </td>
-                  <td>{t.scopes.length ? t.scopes.join(', ') : 'all'}</td>
-                  <td>
-                    <Status status={t.status} />
-                  </td>
-                  <td>{when(t.lastUsedAt)}</td>
-                  <td>
-                    {t.status === 'live' ? (
-                      <div class="row">
-                        <button type="button" onClick={() => void rotate(t)}>
-                          Rotate
-                        </button>
-                        <button type="button" class="danger" onClick={() => void revoke(t)}>
-                          Revoke
-                        </button>
-                      </div>
-                    ) : (
-                      <span class="muted">revoked {when(t.revokedAt)}</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table headers={['Name', 'Value', 'Scopes', 'Status', 'Last used', 'Actions']}>
+          {list.data.tokens.map((t) => (
+            <tr key={t.id} data-testid={`token-${t.name}`}>
+              <td>{t.name}</td>
+              <td>
+                <code data-testid="masked">{t.maskedToken}</code>
+              </td>
+              <td>{t.scopes.length ? t.scopes.join(', ') : 'all'}</td>
+              <td>
+                <Status status={t.status} />
+              </td>
+              <td>{when(t.lastUsedAt)}</td>
+              <td>
+                {t.status === 'live' ? (
+                  <div class="row">
+                    <button type="button" onClick={() => void rotate(t)}>
+                      Rotate
+                    </button>
+                    <button type="button" class="danger" onClick={() => void revoke(t)}>
+                      Revoke
+                    </button>
+                  </div>
+                ) : (
+                  <span class="muted">revoked {when(t.revokedAt)}</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
     </section>
   );
