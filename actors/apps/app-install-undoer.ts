@@ -48,7 +48,10 @@ export const appInstallUndoer: EffectUndoer = {
       );
     }
     try {
-      await ctx.services.apps.installer.uninstall(u.accountId, u.slug);
+      await ctx.services.apps.installer.uninstall(u.accountId, u.slug, {
+        installedAt: installation.installedAt,
+        installedVersion: u.version,
+      });
     } catch (err) {
       if (isAppError(err) && err.code === 'NOT_FOUND') return; // removed meanwhile
       throw err;

@@ -229,12 +229,18 @@ export class AppInstaller {
     return { app: appView(app), installation: installationView(updated) };
   }
 
-  async uninstall(accountId: string, slug: string) {
+  /**
+   * `DELETE …/installation`. With `only`, just that install at that version (a rollback of its
+   * APP_INSTALL execution): the condition is part of the one write, so an install made again or
+   * updated meanwhile is never removed by it (CONFLICT).
+   */
+  async uninstall(accountId: string, slug: string, only?: { installedAt: Date; installedVersion: string }) {
     const { app, installation } = await this.installed(accountId, slug);
     const updated = await this.deps.installations.findOneAndUpdate(
-      { _id: installation._id, status: { $ne: 'removed' } },
+      { _id: installation._id, status: { $ne: 'removed' }, ...(only ?? {}) },
       { $set: { status: 'removed', updatedAt: this.now() } },
     );
+    if (!updated && only) throw errors.conflict(`App ${slug} changed while it was being rolled back`);
     if (!updated) throw errors.notFound(`App ${slug} is not installed`, { slug });
     await this.deps.effects.dropFromLibrary(accountId, slug);
     await this.deps.effects.activity(accountId, slug, 'uninstall', `Removed ${app.name}`);
