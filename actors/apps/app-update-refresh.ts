@@ -94,18 +94,17 @@ async function markBehind(
     if (compareVersions(latest, inst.installedVersion) <= 0) continue;
     // The notification first: if this pass stops before the mark, the next one finds the
     // notification already there (same id) and only marks.
-    await deps.notifications.repo.insertIfAbsent({
-      _id: updateNotificationId(inst.accountId, app._id, latest),
-      accountId: inst.accountId,
-      ...(inst.workspaceId ? { workspaceId: inst.workspaceId } : {}),
-      type: 'task',
-      title: `Update available: ${app.name} ${latest}`.slice(0, 300),
-      body: `${app.name} ${latest} is published; ${inst.installedVersion} is installed. POST /api/apps/updates applies it.`,
-      status: 'unread',
-      createdAt: now,
-      updatedAt: now,
-      version: 0,
-    });
+    await deps.notifications.createOnce(
+      updateNotificationId(inst.accountId, app._id, latest),
+      inst.accountId,
+      {
+        type: 'task',
+        title: `Update available: ${app.name} ${latest}`,
+        body: `${app.name} ${latest} is published; ${inst.installedVersion} is installed. POST /api/apps/updates applies it.`,
+        ...(inst.workspaceId ? { workspaceId: inst.workspaceId } : {}),
+      },
+      now,
+    );
     const marked = await deps.installations.updateOne(
       { _id: inst._id, updateAvailableVersion: { $ne: latest } },
       { $set: { updateAvailableVersion: latest, updateCheckedAt: now } },

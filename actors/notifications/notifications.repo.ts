@@ -53,8 +53,30 @@ export class NotificationsRepo {
   }
 
   async create(accountId: string, input: NewNotification, now = new Date()): Promise<NotificationDocument> {
-    const doc = this.repo.parse({
-      _id: newNotificationId(),
+    const doc = this.document(newNotificationId(), accountId, input, now);
+    if (!(await this.inserts.insert(doc))) throw errors.conflict('This notification id is taken');
+    return doc;
+  }
+
+  /**
+   * Creates the notification with id `id` unless it exists: a notification that several runs or
+   * nodes may find due (an app update) gets an id derived from what it is about, and only one
+   * insert wins. Resolves whether this call created it.
+   */
+  createOnce(id: string, accountId: string, input: NewNotification, now = new Date()): Promise<boolean> {
+    return this.repo.insertIfAbsent(this.document(id, accountId, input, now));
+  }
+
+  /** Inserts many at once (panic): one round trip. */
+  async createMany(items: Array<{ accountId: string } & NewNotification>, now = new Date()): Promise<void> {
+    if (items.length === 0) return;
+    const docs = items.map((n) => this.document(newNotificationId(), n.accountId, n, now));
+    await this.repo.raw.insertMany(docs, { ordered: false });
+  }
+
+  private document(id: string, accountId: string, input: NewNotification, now: Date): NotificationDocument {
+    return this.repo.parse({
+      _id: id,
       accountId,
       ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
       type: input.type,
@@ -66,29 +88,6 @@ export class NotificationsRepo {
       updatedAt: now,
       version: 0,
     });
-    if (!(await this.inserts.insert(doc))) throw errors.conflict('This notification id is taken');
-    return doc;
-  }
-
-  /** Inserts many at once (panic): one round trip. */
-  async createMany(items: Array<{ accountId: string } & NewNotification>, now = new Date()): Promise<void> {
-    if (items.length === 0) return;
-    const docs = items.map((n) =>
-      this.repo.parse({
-        _id: newNotificationId(),
-        accountId: n.accountId,
-        ...(n.workspaceId ? { workspaceId: n.workspaceId } : {}),
-        type: n.type,
-        title: cut(n.title, 300),
-        body: cut(n.body ?? '', 4000),
-        status: 'unread',
-        ...(n.executionId ? { executionId: n.executionId } : {}),
-        createdAt: now,
-        updatedAt: now,
-        version: 0,
-      }),
-    );
-    await this.repo.raw.insertMany(docs, { ordered: false });
   }
 
   /** Newest first. */

@@ -18,7 +18,11 @@ describe('app_install undoer', () => {
         apps: { installer: { uninstall } },
       },
     }) as unknown as UndoContext;
-  const effect = (u: unknown) => ({ kind: 'app_install', target: 'app:ledger@1.0.0', undo: u });
+  const effect = (u: Record<string, unknown>) => ({
+    kind: 'app_install',
+    target: 'app:ledger@1.0.0',
+    undo: u,
+  });
   const live = {
     accountId: 'acc_1',
     slug: 'ledger',
