@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { socialQueueCollection } from '../../../actors/social/social.collection';
 import { startRuntime, type Runtime } from '../../../src/boot/runtime';
 import { loadConfig } from '../../../src/config/load-config';
@@ -9,6 +6,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/store/embed
 import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { waitFor } from '../../support/async';
+import { tempDirs } from '../../support/cluster-fixtures';
 import { FakeXServer } from '../../support/fake-x-server';
 import { describeWithService } from '../../support/services';
 import { clientFor, LogCapture, signup } from '../vault/support/vault-harness';
@@ -27,21 +25,15 @@ const POSTS = 20;
 describeWithService('amqp', 'social publisher on two nodes over RabbitMQ', (amqpUrl) => {
   const prefix = uniqueAmqpPrefix();
   const suffix = randomBytes(4).toString('hex');
-  const dirs: string[] = [];
+  const dirs = tempDirs('social');
   const fake = new FakeXServer({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
   const logs = [new LogCapture(), new LogCapture()];
   let mongo: EmbeddedMongo;
   let nodes: Runtime[] = [];
 
-  const tmp = (name: string) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ars-social-${name}-`));
-    dirs.push(dir);
-    return dir;
-  };
-
   beforeAll(async () => {
     const urls = await fake.start();
-    mongo = await startEmbeddedMongo({ dir: tmp('mongo') });
+    mongo = await startEmbeddedMongo({ dir: dirs.make('mongo') });
     const shared = {
       AMQP_URL: amqpUrl,
       AMQP_PREFIX: prefix,
@@ -65,7 +57,7 @@ describeWithService('amqp', 'social publisher on two nodes over RabbitMQ', (amqp
             ...shared,
             ROLE: role,
             NODE_ID: `social-${role}-${suffix}`,
-            DATA_DIR: tmp(role),
+            DATA_DIR: dirs.make(role),
             PORT: '0',
           }),
           logs[i]!.logger(`social-${role}-${suffix}`),
@@ -92,7 +84,7 @@ describeWithService('amqp', 'social publisher on two nodes over RabbitMQ', (amqp
       kinds,
       nodeIds: nodes.map((n) => n.config.NODE_ID!).filter(Boolean),
     });
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    dirs.removeAll();
   }, 60_000);
 
   it('publishes every due post exactly once while both nodes run the duty', async () => {
