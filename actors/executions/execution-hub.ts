@@ -2,9 +2,20 @@ import { Observable, Subject } from 'rxjs';
 import type { ExecutionStatus } from '../../schemas/documents/execution';
 import {
   EXECUTION_EVENT_BROADCAST,
+  EXECUTION_EVENTS_BROADCAST,
   ExecutionEventBroadcastSchema,
+  ExecutionEventsBroadcastSchema,
   type ExecutionEvent,
 } from '../../schemas/messages/executions';
+
+/** Most executions in one `execution.events` broadcast (a few KB each). */
+const MAX_ITEMS_PER_BROADCAST = 100;
+
+interface Pending {
+  executionId: string;
+  events: ExecutionEvent[];
+  sent: () => void;
+}
 import type { ActorSystemApi } from '../../src/kernel';
 import type { Logger } from '../../src/logging/logger';
 
@@ -17,27 +28,55 @@ import type { Logger } from '../../src/logging/logger';
  */
 export class ExecutionHub {
   private readonly subjects = new Map<string, Subject<ExecutionEvent>>();
-  private readonly off: () => void;
+  private readonly offs: Array<() => void>;
+  /** Events published in this turn, sent together at its end (`flush`). */
+  private pending: Pending[] = [];
 
   constructor(
     private readonly system: Pick<ActorSystemApi, 'broadcast' | 'onBroadcast'>,
     private readonly logger: Logger,
   ) {
-    this.off = system.onBroadcast(EXECUTION_EVENT_BROADCAST, (body) => {
-      const id = (body as { executionId?: unknown } | null)?.executionId;
+    const receive = (item: unknown) => {
+      const id = (item as { executionId?: unknown } | null)?.executionId;
       if (typeof id !== 'string' || !this.subjects.has(id)) return; // nobody watches it here
-      const parsed = ExecutionEventBroadcastSchema.safeParse(body);
+      const parsed = ExecutionEventBroadcastSchema.safeParse(item);
       if (parsed.success) this.deliver(id, parsed.data.events);
+    };
+    this.offs = [
+      // One execution's events: what a node of an earlier version sends.
+      system.onBroadcast(EXECUTION_EVENT_BROADCAST, receive),
+      system.onBroadcast(EXECUTION_EVENTS_BROADCAST, (body) => {
+        const parsed = ExecutionEventsBroadcastSchema.safeParse(body);
+        if (parsed.success) for (const item of parsed.data.items) receive(item);
+      }),
+    ];
+  }
+
+  /**
+   * Sends events of one execution to its watchers on every node; resolves once they are on their
+   * way. The events published in one turn of this node leave together, one broadcast (of at most
+   * MAX_ITEMS_PER_BROADCAST executions) instead of one each. Never rejects.
+   */
+  publish(executionId: string, events: ExecutionEvent[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    return new Promise<void>((sent) => {
+      if (this.pending.length === 0) setImmediate(() => this.flush());
+      this.pending.push({ executionId, events, sent });
     });
   }
 
-  /** Sends events of one execution to its watchers on every node. Never rejects. */
-  async publish(executionId: string, events: ExecutionEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    try {
-      await this.system.broadcast(EXECUTION_EVENT_BROADCAST, { executionId, events });
-    } catch (err) {
-      this.logger.warn({ err, executionId }, 'execution events not published');
+  private flush(): void {
+    const all = this.pending;
+    this.pending = [];
+    for (let i = 0; i < all.length; i += MAX_ITEMS_PER_BROADCAST) {
+      const part = all.slice(i, i + MAX_ITEMS_PER_BROADCAST);
+      const items = part.map(({ executionId, events }) => ({ executionId, events }));
+      this.system
+        .broadcast(EXECUTION_EVENTS_BROADCAST, { items })
+        .catch((err: unknown) =>
+          this.logger.warn({ err, executions: items.length }, 'execution events not published'),
+        )
+        .finally(() => part.forEach((p) => p.sent()));
     }
   }
 
@@ -72,7 +111,7 @@ export class ExecutionHub {
   }
 
   close(): void {
-    this.off();
+    for (const off of this.offs) off();
     for (const subject of this.subjects.values()) subject.complete();
     this.subjects.clear();
   }

@@ -3,11 +3,11 @@ import type { ExecutionDocument } from '../../schemas/documents/execution';
 import { isAppError } from '../../schemas/errors';
 import type { ExecutionEvent } from '../../schemas/messages/executions';
 import type { Logger } from '../../src/logging/logger';
-import { InsertBatcher, type Repository } from '../../src/store/mongo';
+import { InsertBatcher, UpdateBatcher, type Repository } from '../../src/store/mongo';
 import type { NotificationsRepo } from '../notifications/notifications.repo';
 import type { ExecutionHub } from './execution-hub';
 import { countTransition } from './execution-transitions';
-import { isFinal, type Decision } from './execution-machine';
+import { compact, isFinal, type Decision } from './execution-machine';
 import { executionSummary, stepView } from './execution-views';
 import type { ExecutionLogs } from './executions.repo';
 
@@ -41,6 +41,8 @@ function diff(before: ExecutionDocument, after: ExecutionDocument) {
 export class ExecutionStore {
   /** New executions of many requests at once share one insert (a burst of intent streams). */
   private readonly inserts: InsertBatcher<ExecutionDocument>;
+  /** The ends of executions run at once share one write too (`commitOn`). */
+  private readonly updates: UpdateBatcher<ExecutionDocument>;
 
   constructor(
     readonly repo: Repository<ExecutionDocument>,
@@ -50,6 +52,7 @@ export class ExecutionStore {
     private readonly logger: Logger,
   ) {
     this.inserts = new InsertBatcher(repo);
+    this.updates = new UpdateBatcher(repo);
   }
 
   /** Inserts a new execution unless its id exists (then resolves false): idempotent creation. */
@@ -82,6 +85,49 @@ export class ExecutionStore {
         if (!lostRace || attempt >= MAX_ATTEMPTS) throw err;
       }
     }
+  }
+
+  /**
+   * Writes `decision`, taken on `before` exactly as this node last wrote it, without reading the
+   * record again (a step run at once: nothing else usually touches it in between), in a write
+   * shared with other executions of the same moment (`UpdateBatcher`). If its version moved
+   * meanwhile (a panic, a pause), `decide` takes the change again on a fresh read, as in `mutate`,
+   * so nothing is ever overwritten.
+   */
+  async commitOn(
+    before: ExecutionDocument,
+    decision: Decision,
+    now: Date,
+    decide: (doc: ExecutionDocument, now: Date) => Decision | null,
+  ): Promise<{ doc: ExecutionDocument; decision: Decision | null }> {
+    const { set, unset } = diff(before, decision.draft);
+    const lines = decision.logs.length;
+    const version = before.version + 1;
+    const logSeq = before.logSeq + lines;
+    const update = {
+      $set: { ...set, updatedAt: now },
+      ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+      $inc: { version: 1, ...(lines > 0 ? { logSeq: lines } : {}) },
+    } as UpdateFilter<ExecutionDocument>;
+    // Read back only when the batch had a miss: this write is the one that set this version at
+    // this time, with this status and these lines.
+    const carries = (current: ExecutionDocument | null) =>
+      current !== null &&
+      current.version === version &&
+      current.logSeq === logSeq &&
+      current.status === decision.draft.status &&
+      current.updatedAt.getTime() === now.getTime();
+    const applied = await this.updates.update(
+      before._id,
+      { _id: before._id, version: before.version },
+      update,
+      carries,
+    );
+    if (!applied) return this.mutate(before._id, decide);
+    const after = compact({ ...decision.draft, _id: before._id, version, logSeq, updatedAt: now });
+    if (before.status !== after.status) countTransition(before.status, after.status);
+    await this.afterCommit(before, after, decision, now);
+    return { doc: after, decision };
   }
 
   private async commit(before: ExecutionDocument, decision: Decision, now: Date): Promise<ExecutionDocument> {

@@ -1,7 +1,7 @@
 import type { Principal } from '../../schemas/auth';
 import type { IntentStreamBody } from '../../schemas/http/studio';
 import type { Config } from '../../src/config/load-config';
-import { runAtOnce } from '../executions/execution-at-once';
+import { startAtOnce, type AtOnceRun } from '../executions/execution-at-once';
 import { executionSummary } from '../executions/execution-views';
 import { newExecutionId, type ExecutionsService } from '../executions/executions';
 import { CHAT_EXECUTION_TYPE, type ChatOutput } from './chat.runner';
@@ -29,19 +29,26 @@ export function answeredAtOnce(message: string, config: Partial<Config> | undefi
   }
 }
 
+/** An intent answered at once: its first event (the stored record), the rest to come from `finish`. */
+export interface OpenedAtOnce {
+  readonly first: IntentEvent;
+  /** Runs the step and records its end; resolves the final `reply` (or `error`) and `done`. */
+  finish(): Promise<IntentEvent[]>;
+}
+
 /**
  * One chat message answered at once (docs/studio.md, "Answered at once"): its CHAT_EXECUTION is
- * run here and stored finished (execution, log lines, notification) before any event is sent;
- * then `execution` (the stored record), the final `reply` (or `error`) and `done` go out together
- * (the route writes them as one response: `writeSseAll`). Failures before the record is stored
+ * stored RUNNING (record and first log lines) before this resolves, so the first event
+ * (`execution`) can go out; `finish` then runs the step here and records the end like the actor
+ * would, giving the final `reply` (or `error`) and `done`. Failures before the record is stored
  * (403 lockdown, 404 workspace) reject: the route answers them as HTTP errors.
  */
 export async function openIntentAtOnce(
   executions: ExecutionsService,
   caller: Principal & { accountId: string },
   { message, sessionId, workspaceId, projectId }: IntentStreamBody,
-): Promise<IntentEvent[]> {
-  const { doc, error } = await runAtOnce(executions, newExecutionId(), caller, {
+): Promise<OpenedAtOnce> {
+  const run = await startAtOnce(executions, newExecutionId(), caller, {
     type: CHAT_EXECUTION_TYPE,
     title: message.slice(0, 180),
     sourceType: 'super_agent',
@@ -50,8 +57,16 @@ export async function openIntentAtOnce(
     ...(workspaceId ? { workspaceId } : {}),
     start: true,
   });
+  return {
+    first: { type: 'execution', execution: executionSummary(run.doc) },
+    finish: async () => endEvents(await run.finish()),
+  };
+}
+
+/** The events after `execution` of an intent answered at once: `reply` or `error`, then `done`. */
+function endEvents({ doc, error }: Awaited<ReturnType<AtOnceRun['finish']>>): IntentEvent[] {
   const executionId = doc._id;
-  const events: IntentEvent[] = [{ type: 'execution', execution: executionSummary(doc) }];
+  const events: IntentEvent[] = [];
   const output = doc.steps[0]?.output as ChatOutput | undefined;
   if (doc.status === 'COMPLETED' && output?.reply) {
     events.push({

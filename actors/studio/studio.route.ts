@@ -3,7 +3,8 @@ import { IntentStreamBodySchema, StudioCommandBodySchema } from '../../schemas/h
 import type { RouteModule } from '../../src/http/app.types';
 import { requireAccount } from '../../src/http/auth';
 import { FairGate } from '../../src/http/fair-gate';
-import { writeSse, writeSseAll } from '../../src/http/sse';
+import { IdleLane } from '../../src/http/idle-lane';
+import { writeSse, writeSseFirstThenRest } from '../../src/http/sse';
 import type { CachePort } from '../../src/store/cache';
 import { parseBody } from '../../src/http/validation';
 import type { ExecutionsService } from '../executions/executions';
@@ -40,6 +41,8 @@ const eventName = (e: { type: string }) => e.type;
 
 export const studioRoute: RouteModule<StudioRouteServices> = (router, deps) => {
   const admission = new FairGate(AT_ONCE_PER_ACCOUNT);
+  // The rest of a stream answered at once waits behind the first events of newer ones.
+  const later = new IdleLane();
 
   router.post('/api/studio/command', deps.requireAuth, async (req, res) => {
     const caller = requireAccount(res, ACCOUNT_ONLY);
@@ -52,12 +55,14 @@ export const studioRoute: RouteModule<StudioRouteServices> = (router, deps) => {
     const body = parseBody(IntentStreamBodySchema, req);
     const services = servicesOf(deps);
     // A read-only intent that needs nothing but this node is answered here, without a worker hop:
-    // its events are all known before the first is sent, and leave as one response.
+    // its first event as soon as its record is stored, the rest once the newer streams have theirs.
     if (answeredAtOnce(body.message, services.executions.services.config)) {
-      const events = await admission.run(caller.accountId, () =>
-        openIntentAtOnce(services.executions, caller, body),
+      const opened = await later.first(() =>
+        admission.run(caller.accountId, () => openIntentAtOnce(services.executions, caller, body)),
       );
-      writeSseAll(req, res, events, { eventOf: eventName });
+      // Started now, whether or not the client stays: the execution runs to its end regardless.
+      const rest = later.run(() => opened.finish());
+      await writeSseFirstThenRest(req, res, opened.first, rest, { eventOf: eventName });
       return;
     }
     const events = await openIntentStream(

@@ -1,6 +1,5 @@
-import type { Pool } from 'undici';
-import { readSse } from './http-client';
 import { runIntentStreams, type IntentFigures } from './intent-streams';
+import { postStream, type Target } from './raw-stream-client';
 
 /** One client's burst and another client's single stream sent just after it. */
 export interface FairnessFigures {
@@ -15,40 +14,38 @@ export interface FairnessFigures {
  * first event comes about as soon as A's first ones, not after A's last.
  */
 export async function runFairness(
-  pool: Pool,
+  target: Target,
   tokenA: string,
   tokenB: string,
   streams: number,
   message: string,
 ): Promise<FairnessFigures> {
-  const burst = runIntentStreams(pool, tokenA, streams, message);
-  // A's requests are all handed to the pool in the same tick; B's goes right after them.
+  const burst = runIntentStreams(target, tokenA, streams, message);
+  // A's requests all start connecting in the same tick; B's goes right after them.
   await new Promise((r) => setImmediate(r));
   const sentAt = Date.now();
   let firstEventMs = Number.NaN;
   let doneMs = Number.NaN;
   let ok = false;
   try {
-    const res = await pool.request({
-      method: 'POST',
-      path: '/api/studio/intent/stream',
-      headers: {
+    const res = await postStream(
+      target,
+      '/api/studio/intent/stream',
+      {
         'content-type': 'application/json',
         authorization: `Bearer ${tokenB}`,
         accept: 'text/event-stream',
       },
-      body: JSON.stringify({ message, sessionId: 'bench-streams-fair' }),
-      signal: AbortSignal.timeout(120_000),
-    });
-    if (res.statusCode === 200) {
-      await readSse(res.body, (e) => {
-        if (Number.isNaN(firstEventMs)) firstEventMs = e.receivedAt - sentAt;
-        if (e.event === 'done') {
-          doneMs = e.receivedAt - sentAt;
-          ok = (e.data as { status?: string }).status === 'COMPLETED';
-        }
-      });
-    } else await res.body.text();
+      JSON.stringify({ message, sessionId: 'bench-streams-fair' }),
+      120_000,
+    );
+    for (const e of res.events) {
+      if (Number.isNaN(firstEventMs)) firstEventMs = e.receivedAt - sentAt;
+      if (e.event === 'done') {
+        doneMs = e.receivedAt - sentAt;
+        ok = (e.data as { status?: string }).status === 'COMPLETED';
+      }
+    }
   } catch {
     ok = false;
   }

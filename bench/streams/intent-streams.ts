@@ -1,5 +1,5 @@
-import type { Pool } from 'undici';
-import { readSse, spread, type SseEvent } from './http-client';
+import { spread, type SseEvent } from './http-client';
+import { postStream, type Target } from './raw-stream-client';
 
 /** What 1,000 concurrent `POST /api/studio/intent/stream` gave. */
 export interface IntentFigures {
@@ -46,10 +46,11 @@ const typeOf = (e: SseEvent) =>
  * message the deterministic planner maps to a read-only command (no model, no tool call).
  */
 export async function runIntentStreams(
-  pool: Pool,
+  target: Target,
   token: string,
   streams: number,
   message: string,
+  path = '/api/studio/intent/stream',
 ): Promise<IntentFigures> {
   const first: number[] = [];
   const done: number[] = [];
@@ -65,23 +66,23 @@ export async function runIntentStreams(
       const sentAt = Date.now();
       const events: SseEvent[] = [];
       try {
-        const res = await pool.request({
-          method: 'POST',
-          path: '/api/studio/intent/stream',
-          headers: {
+        const res = await postStream(
+          target,
+          path,
+          {
             'content-type': 'application/json',
             authorization: `Bearer ${token}`,
             accept: 'text/event-stream',
           },
-          body: JSON.stringify({ message, sessionId: `bench-streams-${i}` }),
-          signal: AbortSignal.timeout(120_000),
-        });
-        if (res.statusCode !== 200) {
+          JSON.stringify({ message, sessionId: `bench-streams-${i}` }),
+          120_000,
+        );
+        if (res.status !== 200) {
           errors.non200 += 1;
-          sample(`HTTP ${res.statusCode}: ${(await res.body.text()).slice(0, 200)}`);
+          sample(`HTTP ${res.status}: ${res.errorBody ?? ''}`);
           return;
         }
-        await readSse(res.body, (e) => events.push(e));
+        events.push(...res.events);
       } catch (err) {
         errors.transport += 1;
         sample(`transport: ${(err as Error)?.message ?? String(err)}`);

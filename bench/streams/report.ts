@@ -21,6 +21,9 @@ export interface LayoutFigures {
   /** CPU time of each process over part 1, ms. */
   intentCpuMs: Record<string, number>;
   intentWork: WorkPerRequest;
+  /** The first burst on the fresh processes (their code not yet compiled), and its CPU, ms. */
+  intentCold?: IntentFigures;
+  intentColdCpuMs?: Record<string, number>;
   /** The parts below are absent from a reduced run (BENCH_PARTS). */
   fairness?: FairnessFigures;
   held?: HeldFigures;
@@ -29,11 +32,20 @@ export interface LayoutFigures {
   panic?: PanicFigures;
 }
 
+/** The bare `node:http` reference under the same client and burst (bare-sse.child.ts). */
+export interface BareFigures {
+  cold: IntentFigures;
+  warm: IntentFigures;
+  /** Its CPU over each burst, ms. */
+  cpuMs: { cold: number; warm: number };
+}
+
 export interface StreamsReport {
   date: string;
   nproc: number;
   node: string;
   loadAverage: { before: number[]; after: number[] };
+  bare?: BareFigures;
   layouts: LayoutFigures[];
   checks: Check[];
   durationSeconds: number;
@@ -201,6 +213,23 @@ function fanOutSection(fanOut: FanOutFigures, cpuMs: Record<string, number>): st
   ];
 }
 
+function bareSection(b: BareFigures): string[] {
+  const row = (name: string, f: IntentFigures, cpuMs: number) =>
+    `| ${name} | ${f.firstEventMs.p50} | ${f.firstEventMs.p99} | ${f.doneMs.p99} | ${per(cpuMs, f.streams)} |`;
+  return [
+    '## The floor: a bare `node:http` server, same client, same burst',
+    '',
+    `${b.warm.streams} \`POST\` at once, one new connection each, answered with three fixed events (bench/streams/bare-sse.child.ts):`,
+    'what the connections and the client cost on this machine before the service does anything.',
+    '',
+    '| | first event p50 ms | first event p99 ms | `done` p99 ms | server CPU per stream µs |',
+    '|---|---:|---:|---:|---:|',
+    row('cold', b.cold, b.cpuMs.cold),
+    row('warm', b.warm, b.cpuMs.warm),
+    '',
+  ];
+}
+
 function layoutSection(l: LayoutFigures): string[] {
   const { intent, fairness, held, fanOut, intentWork: w } = l;
   const sequences = Object.entries(intent.sequences)
@@ -226,10 +255,17 @@ function layoutSection(l: LayoutFigures): string[] {
     '|---|---:|---:|---:|',
     `| first event (\`execution\`) | ${intent.firstEventMs.p50} | ${intent.firstEventMs.p99} | ${intent.firstEventMs.max} |`,
     `| \`done\` | ${intent.doneMs.p50} | ${intent.doneMs.p99} | ${intent.doneMs.max} |`,
+    ...(l.intentCold
+      ? [
+          `| cold (the first burst of the fresh processes): first event | ${l.intentCold.firstEventMs.p50} | ${l.intentCold.firstEventMs.p99} | ${l.intentCold.firstEventMs.max} |`,
+          `| cold: \`done\` | ${l.intentCold.doneMs.p50} | ${l.intentCold.doneMs.p99} | ${l.intentCold.doneMs.max} |`,
+        ]
+      : []),
     '',
     `All ended within ${intent.wallMs} ms. Streams: ${sequences}. Errors: non-200 ${intent.errors.non200}, ` +
       `no \`done\` ${intent.errors.missingDone}, out of order ${intent.errors.outOfOrder}, transport ${intent.errors.transport}.`,
     cpuLine(l.intentCpuMs, intent.streams, 'stream'),
+    ...(l.intentColdCpuMs ? [`Cold burst: ${cpuLine(l.intentColdCpuMs, intent.streams, 'stream')}`] : []),
     `Work per stream: document commands ${w.documents.total ?? 0} (${docs || 'none'}; writes ${w.writes}); ` +
       `broker messages ${w.messages} (commands ${w.commands}, replies and stream items ${w.replies}, broadcasts ${w.broadcasts} × ${l.layout === 'amqp' ? 3 : 1} nodes); ` +
       `actor turns ${w.turns}${turns ? ` (${turns})` : ''}.`,
@@ -260,6 +296,7 @@ export function markdown(r: StreamsReport): string {
       (high ? ' — **high (> 2): other work shared the machine, latencies are pessimistic**.' : '.'),
     `The run took ${r.durationSeconds} s. Nodes log at level error.`,
     '',
+    ...(r.bare ? bareSection(r.bare) : []),
     ...r.layouts.flatMap(layoutSection),
     '## Targets',
     '',

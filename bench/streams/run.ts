@@ -4,15 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
-import { killAllChildren, type BenchProcess } from '../tools/children';
+import { killAllChildren, startProcess, type BenchProcess } from '../tools/children';
 import { deleteDeclaredAmqpNames } from '../support/amqp-names';
 import { startCluster, type Cluster, type Layout } from './cluster';
 import { runFairness } from './fairness';
 import { runHeldStreams } from './held-streams';
 import { runIntentStreams } from './intent-streams';
+import { targetOf } from './raw-stream-client';
 import type { MarkerReport } from './loop-runner';
 import { runPanic } from './panic-bench';
-import { markdown, targetsOf, type LayoutFigures, type StreamsReport } from './report';
+import { markdown, targetsOf, type BareFigures, type LayoutFigures, type StreamsReport } from './report';
 import { cleanRedis, localService, signup } from './setup';
 import { runSubscribers } from './subscribers';
 import { countWork } from './work-counts';
@@ -105,13 +106,20 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
     const chat = await signup(pool, 'streams', run.jwtSecret);
     const other = await signup(pool, 'other', run.jwtSecret);
     run.ownIds.push(chat.accountId, other.accountId);
-    await runIntentStreams(pool, chat.token, 20, INTENT_MESSAGE);
-    await runIntentStreams(pool, other.token, 20, INTENT_MESSAGE);
-
-    log(`[${layout}] 1. ${INTENT_STREAMS} concurrent intent streams ("${INTENT_MESSAGE}")`);
+    const target = targetOf(cluster.url);
+    // The first burst of a fresh process also compiles its code (the JIT): reported apart, as the
+    // cold figure; the measured burst is the second, on a warm process, as a service runs.
+    log(`[${layout}] 1. ${INTENT_STREAMS} concurrent intent streams ("${INTENT_MESSAGE}"), cold then warm`);
+    const coldCpu = cluster.cpuNow();
+    const intentCold = await runIntentStreams(target, chat.token, INTENT_STREAMS, INTENT_MESSAGE);
+    const intentColdCpuMs = cluster.cpuSince(coldCpu);
+    log(
+      `  cold: first event p50 ${intentCold.firstEventMs.p50} / p99 ${intentCold.firstEventMs.p99} ms; done p99 ${intentCold.doneMs.p99} ms`,
+    );
+    await runIntentStreams(target, other.token, 20, INTENT_MESSAGE);
     const work = await countWork(cluster.processes, cluster.nodes);
     const cpu = cluster.cpuNow();
-    const intent = await runIntentStreams(pool, chat.token, INTENT_STREAMS, INTENT_MESSAGE);
+    const intent = await runIntentStreams(target, chat.token, INTENT_STREAMS, INTENT_MESSAGE);
     const intentCpuMs = cluster.cpuSince(cpu);
     const intentWork = await work.per(INTENT_STREAMS);
     log(
@@ -122,7 +130,7 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
     let fairness: LayoutFigures['fairness'];
     if (PARTS.has('fairness')) {
       log(`[${layout}] 2. fairness: ${INTENT_STREAMS} streams of client A, then one of client B`);
-      fairness = await runFairness(pool, chat.token, other.token, INTENT_STREAMS, INTENT_MESSAGE);
+      fairness = await runFairness(target, chat.token, other.token, INTENT_STREAMS, INTENT_MESSAGE);
       log(
         `  B first event ${fairness.single.firstEventMs} ms, done ${fairness.single.doneMs} ms; A first p50 ${fairness.burst.firstEventMs.p50} / p99 ${fairness.burst.firstEventMs.p99} ms`,
       );
@@ -195,6 +203,8 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
       intent,
       intentCpuMs,
       intentWork,
+      intentCold,
+      intentColdCpuMs,
       fairness,
       held,
       fanOut,
@@ -207,6 +217,38 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
     const own = cluster.processes;
     await Promise.all(own.filter((p) => p.name !== 'documents').map((p) => p.stop(15_000)));
     await Promise.all(own.map((p) => p.stop(5_000)));
+  }
+}
+
+/**
+ * The floor: a bare `node:http` server answering three fixed events (bare-sse.child.ts), under the
+ * same client and the same burst, cold then warm, before the service's layouts.
+ */
+async function runBare(run: Run): Promise<BareFigures> {
+  const bare = startProcess('bare', '../streams/bare-sse.child', {});
+  track(run, bare);
+  try {
+    const { url } = await bare.next<{ event: string; url: string }>('ready', 30_000);
+    const target = targetOf(url);
+    const burst = async () => {
+      const before = bare.cpuMicros() ?? 0;
+      const figures = await runIntentStreams(
+        target,
+        'none',
+        INTENT_STREAMS,
+        INTENT_MESSAGE,
+        '/bare/intent/stream',
+      );
+      return { figures, cpuMs: Math.round(((bare.cpuMicros() ?? 0) - before) / 1000) };
+    };
+    const cold = await burst();
+    const warm = await burst();
+    log(
+      `[bare] first event p99 cold ${cold.figures.firstEventMs.p99} ms, warm ${warm.figures.firstEventMs.p99} ms; CPU ${cold.cpuMs} / ${warm.cpuMs} ms`,
+    );
+    return { cold: cold.figures, warm: warm.figures, cpuMs: { cold: cold.cpuMs, warm: warm.cpuMs } };
+  } finally {
+    await bare.stop(5_000);
   }
 }
 
@@ -242,7 +284,9 @@ async function main(): Promise<void> {
     ownIds: [],
   };
   const layouts: LayoutFigures[] = [];
+  let bare: BareFigures | undefined;
   try {
+    bare = await runBare(run);
     for (const layout of LAYOUTS) layouts.push(await runLayout(run, layout));
   } finally {
     log('stopping children');
@@ -259,6 +303,7 @@ async function main(): Promise<void> {
     nproc: os.availableParallelism(),
     node: process.version,
     loadAverage: { before: loadBefore, after: os.loadavg() },
+    bare,
     layouts,
     checks: [],
     durationSeconds: Math.round((Date.now() - started) / 1000),

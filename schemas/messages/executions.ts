@@ -112,6 +112,15 @@ export const ExecutionEventBroadcastSchema = z.object({
   executionId: z.string(),
   events: z.array(ExecutionEventSchema),
 });
+/**
+ * The events of several executions written in the same turn of one node, in one broadcast (a
+ * burst of streams answered at once ends a thousand executions within moments): `items` in the
+ * order they were published. Each item is read only by a node that watches its execution.
+ */
+export const EXECUTION_EVENTS_BROADCAST = 'execution.events';
+export const ExecutionEventsBroadcastSchema = z.object({
+  items: z.array(z.object({ executionId: z.string() }).passthrough()).min(1),
+});
 
 /**
  * The full body of the `workspace.panic` broadcast (the tool router reads `workspaceId` only):

@@ -27,5 +27,5 @@ export {
 export type { IdempotencyRecord, IdempotencyStore, NotKept } from './idempotency/idempotency-store';
 export { listen, type HttpServerHandle, type ListenOptions } from './listen';
 export { REQUEST_ID_HEADER, requestIdFrom } from './request-context.middleware';
-export { formatSseEvent, writeSse, writeSseAll, type SseEnd, type SseOptions } from './sse';
+export { formatSseEvent, writeSse, writeSseFirstThenRest, type SseEnd, type SseOptions } from './sse';
 export { parseBody, parseParams, parseQuery, validationError, type ValidationIssue } from './validation';

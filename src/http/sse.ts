@@ -238,8 +238,8 @@ export function writeSse<T>(
   });
 }
 
-/** The fixed headers of an event stream answered whole (`writeSseAll`). */
-const WHOLE_STREAM_HEADERS = new Map<string, string>([
+/** The fixed headers of a stream written by `writeSseFirstThenRest`. */
+const TWO_PART_HEADERS = new Map<string, string>([
   ['Content-Type', 'text/event-stream; charset=utf-8'],
   ['Cache-Control', 'no-cache'],
   // Tells nginx-like proxies not to buffer the stream.
@@ -247,32 +247,48 @@ const WHOLE_STREAM_HEADERS = new Map<string, string>([
 ]);
 
 /**
- * An event stream whose events are all known when it starts (a request answered at once): the
- * same events as `writeSse` would send for `from(items)` (same `id:`, `event:`, `data:`), written
- * as one body with its `Content-Length`, headers included, in one write to the socket: no
- * subscription, no chunked framing, no per-event write. Resolves `complete`, or `client-closed`
- * when the client left before it.
+ * An event stream of two parts: `first` now, and the events `rest` resolves, then the end (a
+ * stream answered at once: its record stored, its step still to run). The same `id:`, `event:`,
+ * `data:` as `writeSse` sends for the same items, without its machinery (no subscription, no
+ * buffer, no heartbeat: the rest comes within moments): the headers and the first event in one
+ * write, the rest and the end in another. If `rest` rejects, an `error` event (`{error, code}`,
+ * as `writeSse` writes it) ends the stream. Resolves how it ended; never rejects.
  */
-export function writeSseAll<T>(
+export async function writeSseFirstThenRest<T>(
   req: Request,
   res: Response,
-  items: readonly T[],
-  options: Pick<SseOptions<T>, 'eventOf' | 'idOf'> = {},
-): SseEnd {
-  if (res.headersSent) throw new Error('writeSseAll: the response has already started');
-  if (res.writableEnded || res.destroyed || req.socket?.destroyed) return 'client-closed';
+  first: T,
+  rest: Promise<readonly T[]>,
+  options: Pick<SseOptions<T>, 'eventOf'> = {},
+): Promise<SseEnd> {
+  if (res.headersSent) throw new Error('writeSseFirstThenRest: the response has already started');
   const eventOf = options.eventOf ?? (() => 'message');
-  const idOf = options.idOf ?? ((_item: T, seq: number) => String(seq));
-  let body = '';
-  for (let i = 0; i < items.length; i += 1) {
-    const item = items[i] as T;
-    body += formatSseEvent({ id: idOf(item, i + 1), event: eventOf(item), data: item });
+  const gone = () => res.writableEnded || res.destroyed || req.socket?.destroyed === true;
+  if (gone()) {
+    rest.catch(() => undefined); // the work goes on without the client; its failure is its own
+    return 'client-closed';
   }
   res.status(200);
-  res.setHeaders(WHOLE_STREAM_HEADERS);
-  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.setHeaders(TWO_PART_HEADERS);
   // Events are small and latency matters more than packet count.
   req.socket?.setNoDelay(true);
+  // Node corks the socket for the rest of this turn: headers and first event leave together.
+  res.write(formatSseEvent({ id: '1', event: eventOf(first), data: first }));
+  let body = '';
+  let reason: SseEnd = 'complete';
+  try {
+    const items = await rest;
+    for (let i = 0; i < items.length; i += 1) {
+      const item = items[i] as T;
+      body += formatSseEvent({ id: String(i + 2), event: eventOf(item), data: item });
+    }
+  } catch (err) {
+    const failure = toHttpFailure(err, res.locals.requestId ?? '');
+    if (failure.logLevel !== 'debug') res.locals.log?.[failure.logLevel]({ err }, 'sse stream failed');
+    body = formatSseEvent({ event: 'error', data: failure.body });
+    reason = 'error';
+  }
+  if (gone()) return 'client-closed';
   res.end(body);
-  return 'complete';
+  return reason;
 }

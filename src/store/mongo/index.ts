@@ -20,6 +20,7 @@ export {
   type MongoErrorContext,
 } from './mongo-errors';
 export { InsertBatcher } from './insert-batcher';
+export { UpdateBatcher } from './update-batcher';
 export { openDocuments, dbNameFromUrl, DEFAULT_DB_NAME } from './open-documents';
 export { Repository, DEFAULT_FIND_LIMIT, type FindOptions } from './repository.repo';
 export type { TransitionOptions } from './versioned-writes';

@@ -1,6 +1,7 @@
 import type { Document, OptionalUnlessRequiredId } from 'mongodb';
 import { isDuplicateKeyError, mapMongoError } from './mongo-errors';
 import type { Repository } from './repository.repo';
+import { TurnBatcher } from './turn-batcher';
 
 interface Waiting<T> {
   doc: T;
@@ -8,34 +9,22 @@ interface Waiting<T> {
   reject: (err: unknown) => void;
 }
 
-/** Most documents in one `insertMany`. */
-const DEFAULT_MAX_BATCH = 500;
-
 /**
- * Inserts into one collection coalesced across callers: the documents asked for within one turn
- * of the event loop (or `maxBatch` of them), or while the previous batch is on its way, go to the
- * server as one unordered `insertMany`, so
- * a burst of independent requests (a thousand intent streams each recording its execution) costs
- * the document server one command per batch instead of one per document. Each caller learns its
- * own document's fate: inserted (`true`), its `_id` (or another unique value) already taken
- * (`false`: an idempotent re-insert), or its error (mapped like the repository's). Nothing is acknowledged before the
- * server answers: a batch is as durable as the single inserts it replaces.
+ * Inserts into one collection coalesced across callers (`TurnBatcher`): the documents asked for
+ * within one turn of the event loop go to the server as one unordered `insertMany`, so a burst of
+ * independent requests (a thousand intent streams each recording its execution) costs the
+ * document server one command per batch instead of one per document. Each caller learns its own
+ * document's fate: inserted (`true`), its `_id` (or another unique value) already taken (`false`:
+ * an idempotent re-insert), or its error (mapped like the repository's). Nothing is acknowledged
+ * before the server answers: a batch is as durable as the single inserts it replaces.
  */
-export class InsertBatcher<T extends Document & { _id: string }> {
-  private waiting: Array<Waiting<T>> = [];
-  private scheduled = false;
-  /**
-   * An `insertMany` of this batcher is on its way: what comes meanwhile waits for its answer and
-   * goes in the next batch (group commit). Without it, a batch left at every turn of the event
-   * loop, and in one process, where turns are short (the document server embedded, no network),
-   * a burst went out in batches of three or four documents instead of sixty.
-   */
-  private inFlight = 0;
-
+export class InsertBatcher<T extends Document & { _id: string }> extends TurnBatcher<Waiting<T>> {
   constructor(
     private readonly repo: Repository<T, unknown>,
     private readonly options: { validate?: boolean; maxBatch?: number } = {},
-  ) {}
+  ) {
+    super(options.maxBatch);
+  }
 
   /** Queues one document; resolves once its batch is written. */
   insert(doc: T): Promise<boolean> {
@@ -45,11 +34,7 @@ export class InsertBatcher<T extends Document & { _id: string }> {
     } catch (err) {
       return Promise.reject(err);
     }
-    return new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ doc: parsed, resolve, reject });
-      if (this.waiting.length >= (this.options.maxBatch ?? DEFAULT_MAX_BATCH)) this.flush();
-      else this.schedule();
-    });
+    return new Promise<boolean>((resolve, reject) => this.enqueue({ doc: parsed, resolve, reject }));
   }
 
   /** Queues several documents of one caller; resolves how many were new. */
@@ -58,30 +43,12 @@ export class InsertBatcher<T extends Document & { _id: string }> {
     return results.filter(Boolean).length;
   }
 
-  /** A flush at the end of this turn, unless a batch is on its way (its answer flushes). */
-  private schedule(): void {
-    if (this.scheduled || this.inFlight > 0) return;
-    this.scheduled = true;
-    setImmediate(() => this.flush());
-  }
-
-  private flush(): void {
-    this.scheduled = false;
-    const batch = this.waiting;
-    if (batch.length === 0) return;
-    this.waiting = [];
+  protected send(batch: Array<Waiting<T>>): Promise<void> {
     const docs = batch.map((w) => w.doc as OptionalUnlessRequiredId<T>);
-    this.inFlight += 1;
-    this.repo.raw
-      .insertMany(docs, { ordered: false })
-      .then(
-        () => batch.forEach((w) => w.resolve(true)),
-        (err: unknown) => this.settleFailed(batch, err),
-      )
-      .finally(() => {
-        this.inFlight -= 1;
-        if (this.waiting.length > 0) this.schedule();
-      });
+    return this.repo.raw.insertMany(docs, { ordered: false }).then(
+      () => batch.forEach((w) => w.resolve(true)),
+      (err: unknown) => this.settleFailed(batch, err),
+    );
   }
 
   /** An unordered batch that failed: per document, its own write error or none (inserted). */

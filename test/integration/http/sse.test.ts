@@ -1,15 +1,18 @@
 import http from 'node:http';
-import { Observable, concat, map, of, range, throwError } from 'rxjs';
+import { Observable, Subject, concat, map, of, range, throwError } from 'rxjs';
 import { errors } from '../../../schemas/errors';
 import { buildApp } from '../../../src/http/app';
 import type { RouteModule } from '../../../src/http/app.types';
 import { listen, type HttpServerHandle } from '../../../src/http/listen';
-import { formatSseEvent, writeSse, writeSseAll, type SseEnd } from '../../../src/http/sse';
+import { formatSseEvent, writeSse, writeSseFirstThenRest, type SseEnd } from '../../../src/http/sse';
+import { AppError } from '../../../schemas/errors';
 import { testDeps } from '../../unit/http/support/test-app';
 import { openSse, parseSse } from './support/sse-client';
 
 /** What the test routes report back: how each stream ended and whether its source was torn down. */
 const outcomes: Promise<SseEnd>[] = [];
+/** Writes to the socket of the `/t/turn` stream while its three events went out. */
+const turnWrites: number[] = [];
 let teardowns = 0;
 let writesRefused = 0;
 let onTeardown: (() => void) | undefined;
@@ -35,21 +38,50 @@ const streamRoutes: RouteModule = (router) => {
     );
     outcomes.push(writeSse(req, res, items, { eventOf: (i) => i.kind, retryMs: 2000 }));
   });
-  router.get('/t/whole', (req, res) => {
-    const items = [
-      { kind: 'execution', id: 'exe_1' },
-      { kind: 'reply', text: 'line one\nline two\r\nline three' },
-      { kind: 'done' },
-    ];
-    outcomes.push(Promise.resolve(writeSseAll(req, res, items, { eventOf: (i) => i.kind })));
+  router.get('/t/two-part', (req, res) => {
+    const later = new Promise<Array<{ kind: string; text?: string; id?: string }>>((resolve, reject) =>
+      setTimeout(
+        () =>
+          req.query.fail
+            ? reject(new AppError('CONFLICT', 'The end was not recorded'))
+            : resolve([{ kind: 'reply', text: 'line one\nline two\r\nline three' }, { kind: 'done' }]),
+        30,
+      ),
+    );
+    outcomes.push(
+      writeSseFirstThenRest(req, res, { kind: 'execution', id: 'exe_1' }, later, { eventOf: (i) => i.kind }),
+    );
   });
-  router.get('/t/whole-as-stream', (req, res) => {
+  router.get('/t/two-part-as-stream', (req, res) => {
     const items = of(
       { kind: 'execution', id: 'exe_1' },
       { kind: 'reply', text: 'line one\nline two\r\nline three' },
       { kind: 'done' },
     );
     outcomes.push(writeSse(req, res, items, { eventOf: (i) => i.kind }));
+  });
+  router.get('/t/turn', (req, res) => {
+    // Counts the writes to the socket while three events are sent in one turn of the event loop.
+    const socket = req.socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    const items = new Subject<{ n: number }>();
+    outcomes.push(writeSse(req, res, items, { heartbeatMs: 0 }));
+    setTimeout(() => {
+      let writes = 0;
+      for (const name of ['_write', '_writev'] as const) {
+        const original = socket[name];
+        socket[name] = function counted(this: unknown, ...args: unknown[]) {
+          writes += 1;
+          return original.apply(this, args);
+        };
+      }
+      items.next({ n: 1 });
+      items.next({ n: 2 });
+      items.next({ n: 3 });
+      setImmediate(() => {
+        turnWrites.push(writes);
+        items.complete();
+      });
+    }, 30);
   });
   router.get('/t/hold', (req, res) => {
     const heartbeatMs = Number(req.query.heartbeatMs ?? 0);
@@ -136,27 +168,47 @@ function teardownRan(): Promise<void> {
   });
 }
 
-describe('writeSseAll over a real socket', () => {
-  it('sends the events writeSse sends for the same items, as one body with its length', async () => {
-    const whole = await openSse(`${server.url}/t/whole`);
-    expect(whole.res.statusCode).toBe(200);
-    expect(whole.res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
-    expect(whole.res.headers['cache-control']).toBe('no-cache');
-    expect(whole.res.headers['x-accel-buffering']).toBe('no');
-    expect(whole.res.headers['x-request-id']).toBeTruthy();
-    const body = await whole.ended;
-    expect(whole.res.headers['content-length']).toBe(String(Buffer.byteLength(body)));
-    expect(whole.res.headers['transfer-encoding']).toBeUndefined();
-
-    const streamed = await openSse(`${server.url}/t/whole-as-stream`);
+describe('writeSseFirstThenRest over a real socket', () => {
+  it('sends the first event at once and the rest later: the same events writeSse sends', async () => {
+    outcomes.length = 0;
+    const conn = await openSse(`${server.url}/t/two-part`);
+    expect(conn.res.statusCode).toBe(200);
+    expect(conn.res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(conn.res.headers['cache-control']).toBe('no-cache');
+    expect(conn.res.headers['x-accel-buffering']).toBe('no');
+    expect(conn.res.headers['x-request-id']).toBeTruthy();
+    // The first event is there before the rest is known.
+    const early = await conn.until((t) => t.includes('\n\n'));
+    expect(parseSse(early).events.map((e) => e.event)).toEqual(['execution']);
+    const body = await conn.ended;
+    const streamed = await openSse(`${server.url}/t/two-part-as-stream`);
     expect(body).toBe(await streamed.ended);
-    const { events } = parseSse(body);
-    expect(events.map((e) => [e.id, e.event])).toEqual([
+    expect(parseSse(body).events.map((e) => [e.id, e.event])).toEqual([
       ['1', 'execution'],
       ['2', 'reply'],
       ['3', 'done'],
     ]);
     expect(await Promise.all(outcomes)).toEqual(['complete', 'complete']);
+  });
+
+  it('ends with an error event when the rest fails', async () => {
+    outcomes.length = 0;
+    const body = await (await openSse(`${server.url}/t/two-part?fail=1`)).ended;
+    const { events } = parseSse(body);
+    expect(events.map((e) => e.event)).toEqual(['execution', 'error']);
+    expect(JSON.parse(events[1]!.data)).toEqual({ error: 'The end was not recorded', code: 'CONFLICT' });
+    expect(await Promise.all(outcomes)).toEqual(['error']);
+  });
+});
+
+describe('writeSse: the events of one turn', () => {
+  // Node's response corks its socket for the rest of the turn on a chunked write: an execution's
+  // broadcast of several events, or the end of a stream answered at once, is one syscall.
+  it('leave in one write to the socket, not one each', async () => {
+    const conn = await openSse(`${server.url}/t/turn`);
+    const body = await conn.ended;
+    expect(parseSse(body).events.map((e) => e.data)).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
+    expect(turnWrites).toEqual([1]);
   });
 });
 

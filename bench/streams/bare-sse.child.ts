@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The floor of `bench:streams`' intent part: a bare `node:http` server (no framework, no
+ * authentication, nothing stored) answering `POST /bare/intent/stream` with the three events of a
+ * stream answered at once (`execution`, `reply`, `done`, each about the size of the service's),
+ * after reading and parsing the JSON body. Measured with the same client and the same burst as
+ * the service, in the same run: what 1,000 new connections cost on this machine before the
+ * service does anything. IPC: sends `{event: 'ready', url}`; stops on `{cmd: 'stop'}`.
+ */
+function answer(message: string): string {
+  const id = `exe_${randomUUID().replaceAll('-', '')}`;
+  const now = new Date().toISOString();
+  const execution = {
+    id,
+    type: 'CHAT_EXECUTION',
+    status: 'RUNNING',
+    title: message,
+    sourceType: 'super_agent',
+    sessionId: 'bench',
+    progress: { totalSteps: 1, completedSteps: 0, percent: 0 },
+    createdAt: now,
+    updatedAt: now,
+  };
+  const events = [
+    ['execution', { type: 'execution', execution }],
+    ['reply', { type: 'reply', executionId: id, final: true, text: 'Status: 29 tools, 0 connectors' }],
+    ['done', { type: 'done', executionId: id, status: 'COMPLETED' }],
+  ] as const;
+  return events
+    .map(([name, data], i) => `id: ${i + 1}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`)
+    .join('');
+}
+
+function main(): void {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      let message: string;
+      try {
+        message = String((JSON.parse(body) as { message?: unknown }).message ?? '');
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      const text = answer(message);
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'content-length': Buffer.byteLength(text),
+      });
+      res.end(text);
+    });
+  });
+  // The same listen backlog as the service's server (src/http/listen.ts): with Node's default of
+  // 511, a burst of 1,000 new connections overflows the accept queue, and the dropped ones come
+  // back a second later, which measures the kernel's retransmission, not the server.
+  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
+    const { port } = server.address() as AddressInfo;
+    process.send?.({ event: 'ready', url: `http://127.0.0.1:${port}` });
+  });
+  const stop = () => {
+    server.closeAllConnections();
+    server.close();
+    process.exit(0);
+  };
+  process.on('message', (m: { cmd?: string }) => {
+    if (m?.cmd === 'stop') stop();
+  });
+  process.on('disconnect', stop);
+}
+
+main();

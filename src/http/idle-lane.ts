@@ -1,0 +1,75 @@
+/**
+ * Work that may wait behind the first answers of new requests: the rest of a stream whose first
+ * event is out (docs/studio.md, "Answered at once"). A burst of a thousand streams then gives
+ * every one its first event before any of them does the rest of its work, instead of each doing
+ * all of its work in turn while the last ones wait for their first byte.
+ *
+ * Waiting work starts only while no first answer is being prepared (`first`): the rest of the old
+ * streams would otherwise take the document server and the broker from the new ones (their writes
+ * queue behind it there, not here). Then it starts in later turns of the event loop
+ * (`setImmediate`), at most `perTurn` per turn: between two turns, Node reads the sockets again,
+ * so a newly arrived request is seen before more of the waiting work starts. Nothing is dropped or
+ * starved: a piece that waited `maxWaitMs` starts regardless, and all of it starts in order.
+ */
+export class IdleLane {
+  private readonly queue: Array<{ at: number; start: () => void }> = [];
+  private scheduled = false;
+  private firsts = 0;
+
+  constructor(
+    private readonly perTurn = 4,
+    private readonly maxWaitMs = 500,
+  ) {}
+
+  /** Prepares a first answer (`work`): waiting work holds back until none is being prepared. */
+  async first<T>(work: () => Promise<T>): Promise<T> {
+    this.firsts += 1;
+    try {
+      return await work();
+    } finally {
+      this.firsts -= 1;
+      if (this.firsts === 0 && this.queue.length > 0) this.schedule();
+    }
+  }
+
+  /** Starts `work` in a later turn; settles as it does. */
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const start = () => {
+        try {
+          work().then(resolve, reject);
+        } catch (err) {
+          reject(err);
+        }
+      };
+      this.queue.push({ at: performance.now(), start });
+      this.schedule();
+    });
+  }
+
+  /** Pieces of work not started yet. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.turn);
+  }
+
+  private readonly turn = (): void => {
+    this.scheduled = false;
+    const oldest = this.queue[0];
+    if (!oldest) return;
+    const overdue = performance.now() - oldest.at >= this.maxWaitMs;
+    if (this.firsts > 0 && !overdue) {
+      // Checked again when the last first answer is out, and at the latest when the oldest is due.
+      const timer = setTimeout(() => this.schedule(), this.maxWaitMs - (performance.now() - oldest.at));
+      timer.unref();
+      return;
+    }
+    for (let i = 0; i < this.perTurn && this.queue.length > 0; i += 1) this.queue.shift()!.start();
+    if (this.queue.length > 0) this.schedule();
+  };
+}
