@@ -51,23 +51,30 @@ export async function readSse(
     const receivedAt = Date.now();
     buffer += decoder.decode(chunk, { stream: true });
     for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, end);
+      const event = parseSseBlock(buffer.slice(0, end), receivedAt);
       buffer = buffer.slice(end + 2);
-      let event = 'message';
-      let id: string | undefined;
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line === '' || line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const name = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (name === 'event') event = value;
-        else if (name === 'id') id = value;
-        else if (name === 'data') data.push(value);
-      }
-      if (data.length > 0) onEvent({ event, id, data: JSON.parse(data.join('\n')) as unknown, receivedAt });
+      if (event) onEvent(event);
     }
   }
+}
+
+/** One event's block (the text between two blank lines), or undefined for a comment-only block. */
+export function parseSseBlock(block: string, receivedAt: number): SseEvent | undefined {
+  let event = 'message';
+  let id: string | undefined;
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line === '' || line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (name === 'event') event = value;
+    else if (name === 'id') id = value;
+    else if (name === 'data') data.push(value);
+  }
+  return data.length > 0
+    ? { event, id, data: JSON.parse(data.join('\n')) as unknown, receivedAt }
+    : undefined;
 }
 
 /** Percentile of sorted values (nearest rank); NaN when empty. */

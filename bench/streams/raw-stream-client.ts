@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import type { SseEvent } from './http-client';
+import { parseSseBlock, type SseEvent } from './http-client';
 
 /** Where the requests go: a loopback host and port. */
 export interface Target {
@@ -133,22 +133,9 @@ class ResponseParser {
     this.text += text;
     if (this.status !== 200) return;
     for (let end = this.text.indexOf('\n\n'); end >= 0; end = this.text.indexOf('\n\n')) {
-      const block = this.text.slice(0, end);
+      const event = parseSseBlock(this.text.slice(0, end), at);
       this.text = this.text.slice(end + 2);
-      let event = 'message';
-      let id: string | undefined;
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line === '' || line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const name = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (name === 'event') event = value;
-        else if (name === 'id') id = value;
-        else if (name === 'data') data.push(value);
-      }
-      if (data.length > 0)
-        this.events.push({ event, id, data: JSON.parse(data.join('\n')) as unknown, receivedAt: at });
+      if (event) this.events.push(event);
     }
   }
 }

@@ -2,10 +2,8 @@ import { startAtOnce } from '../../../actors/executions/execution-at-once';
 import { ExecutionSweeper } from '../../../actors/executions/execution-leases';
 import { createExecutionsService, newExecutionId } from '../../../actors/executions/executions';
 import { executionsCollection } from '../../../actors/executions/executions.collection';
-import type { Services } from '../../../src/boot/services';
-import type { Runtime } from '../../../src/boot/runtime';
 import { silentLogger } from '../../../src/logging/logger';
-import { bearer, startExecHarness, type ExecHarness } from './support/harness';
+import { bearer, executionServicesOf, startExecHarness, type ExecHarness } from './support/harness';
 
 jest.setTimeout(60_000);
 
@@ -48,7 +46,7 @@ describe('an execution run at once, between its first event and its end', () => 
     );
 
   it('is stored RUNNING with its lease and first lines; finish() records the end with the rest of its lines', async () => {
-    const svc = createExecutionsService(fakeServicesOf(h.runtime));
+    const svc = createExecutionsService(executionServicesOf(h.runtime));
     const run = await start(svc, 'at once, whole');
     const id = run.doc._id;
     const stored = await h.get(token, id);
@@ -66,7 +64,7 @@ describe('an execution run at once, between its first event and its end', () => 
   });
 
   it('a node that stops after the first event: the lease lapses and the sweeper records the failure (never lost); a retry runs it', async () => {
-    const svc = createExecutionsService(fakeServicesOf(h.runtime));
+    const svc = createExecutionsService(executionServicesOf(h.runtime));
     const run = await start(svc, 'at once, left behind');
     const id = run.doc._id;
     // `finish` never runs (the node is gone); its lease lapses.
@@ -84,7 +82,7 @@ describe('an execution run at once, between its first event and its end', () => 
   });
 
   it('a panic before the end: the end is not written over the cancellation, finish() reports CANCELLED', async () => {
-    const svc = createExecutionsService(fakeServicesOf(h.runtime));
+    const svc = createExecutionsService(executionServicesOf(h.runtime));
     const run = await start(svc, 'at once, then panic');
     const id = run.doc._id;
     const panic = await h.http().post('/api/panic').set(bearer(token)).send({});
@@ -101,14 +99,3 @@ describe('an execution run at once, between its first event and its end', () => 
     }
   });
 });
-
-/** Enough of a Services for an executions service on the runtime's stores (as in orphans.test.ts). */
-function fakeServicesOf(r: Runtime) {
-  return {
-    config: r.config,
-    logger: silentLogger,
-    documents: r.documents,
-    cache: r.cache,
-    system: r.system,
-  } as unknown as Services;
-}

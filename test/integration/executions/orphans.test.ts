@@ -6,13 +6,12 @@ import request from 'supertest';
 import { ExecutionSweeper } from '../../../actors/executions/execution-leases';
 import { createExecutionsService } from '../../../actors/executions/executions';
 import { executionsCollection } from '../../../actors/executions/executions.collection';
-import type { Services } from '../../../src/boot/services';
 import { startRuntime, type Runtime } from '../../../src/boot/runtime';
 import { loadConfig } from '../../../src/config/load-config';
 import { silentLogger } from '../../../src/logging/logger';
 import { waitFor as waitForCondition } from '../../support/async';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/store/embedded-mongo';
-import { bearer, sleep } from './support/harness';
+import { bearer, executionServicesOf, sleep } from './support/harness';
 
 /**
  * Orphaned steps: two nodes (in-process transports) sharing one document store. Node A runs a step
@@ -172,7 +171,7 @@ it('two sweepers at once: one acts, the other finds nothing to do', async () => 
       },
     },
   });
-  const svc = createExecutionsService(fakeServicesOf(b));
+  const svc = createExecutionsService(executionServicesOf(b));
   const sweepers = [0, 1].map(() => new ExecutionSweeper(svc.store, b.system, silentLogger));
   const counts = await Promise.all(sweepers.map((s) => s.sweep()));
   expect(counts.reduce((x, y) => x + y, 0)).toBeLessThanOrEqual(1);
@@ -182,14 +181,3 @@ it('two sweepers at once: one acts, the other finds nothing to do', async () => 
   // One failure line: only one sweeper (of the three: B's own timer too) wrote it.
   expect(logs.filter((l) => /failed: the node running it stopped/.test(l.message))).toHaveLength(1);
 });
-
-/** Enough of a Services for the executions service of these tests (its store and repositories). */
-function fakeServicesOf(r: Runtime) {
-  return {
-    config: r.config,
-    logger: silentLogger,
-    documents: r.documents,
-    cache: r.cache,
-    system: r.system,
-  } as unknown as Services;
-}

@@ -5,6 +5,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { startRuntime, type Runtime } from '../../../../src/boot/runtime';
 import { loadConfig } from '../../../../src/config/load-config';
+import type { Services } from '../../../../src/boot/services';
 import { silentLogger } from '../../../../src/logging/logger';
 
 /** A runtime for execution tests: embedded stores, temp DATA_DIR, port 0 (env overrides: AMQP, …). */
@@ -146,4 +147,18 @@ export function useExecHarness(
     await suite.h?.stop();
   });
   return suite;
+}
+
+/**
+ * Enough of a Services for an executions service of a test (`createExecutionsService`) on a
+ * runtime's stores and actor system: its store, repositories and leases, without its actors.
+ */
+export function executionServicesOf(r: Runtime): Services {
+  return {
+    config: r.config,
+    logger: silentLogger,
+    documents: r.documents,
+    cache: r.cache,
+    system: r.system,
+  } as unknown as Services;
 }
