@@ -4,9 +4,9 @@
  * every one its first event before any of them does the rest of its work, instead of each doing
  * all of its work in turn while the last ones wait for their first byte.
  *
- * Waiting work starts only while no first answer is being prepared (`first`): the rest of the old
- * streams would otherwise take the document server and the broker from the new ones (their writes
- * queue behind it there, not here). Then it starts in later turns of the event loop
+ * Waiting work starts only while no first answer is being prepared (`first`) and none began for
+ * `quietMs` (a burst still arriving): the rest of the old streams would otherwise take the document
+ * server and the broker from the new ones (their writes queue behind it there, not here). Then it starts in later turns of the event loop
  * (`setImmediate`), at most `perTurn` per turn: between two turns, Node reads the sockets again,
  * so a newly arrived request is seen before more of the waiting work starts. Nothing is dropped or
  * starved: a piece that waited `maxWaitMs` starts regardless, and all of it starts in order.
@@ -15,15 +15,19 @@ export class IdleLane {
   private readonly queue: Array<{ at: number; start: () => void }> = [];
   private scheduled = false;
   private firsts = 0;
+  /** When the last first answer began (`performance.now()`). */
+  private lastFirstAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly perTurn = 4,
     private readonly maxWaitMs = 500,
+    private readonly quietMs = 20,
   ) {}
 
   /** Prepares a first answer (`work`): waiting work holds back until none is being prepared. */
   async first<T>(work: () => Promise<T>): Promise<T> {
     this.firsts += 1;
+    this.lastFirstAt = performance.now();
     try {
       return await work();
     } finally {
@@ -62,10 +66,16 @@ export class IdleLane {
     this.scheduled = false;
     const oldest = this.queue[0];
     if (!oldest) return;
-    const overdue = performance.now() - oldest.at >= this.maxWaitMs;
-    if (this.firsts > 0 && !overdue) {
-      // Checked again when the last first answer is out, and at the latest when the oldest is due.
-      const timer = setTimeout(() => this.schedule(), this.maxWaitMs - (performance.now() - oldest.at));
+    const now = performance.now();
+    const due = this.maxWaitMs - (now - oldest.at);
+    const quietIn = this.quietMs - (now - this.lastFirstAt);
+    if (due > 0 && (this.firsts > 0 || quietIn > 0)) {
+      // Checked again when the last first answer is out and no new one began for `quietMs` (a
+      // burst still arriving), and at the latest when the oldest is due.
+      const timer = setTimeout(
+        () => this.schedule(),
+        Math.max(1, Math.min(due, this.firsts > 0 ? due : quietIn)),
+      );
       timer.unref();
       return;
     }

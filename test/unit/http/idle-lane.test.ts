@@ -21,6 +21,14 @@ describe('IdleLane: the rest of old streams waits behind first answers', () => {
     expect(started).toEqual(['rest']);
   });
 
+  it('waits `quietMs` after the last first answer began (a burst still arriving)', async () => {
+    const lane = new IdleLane(4, 10_000, 60);
+    await lane.first(() => Promise.resolve());
+    const at = Date.now();
+    await lane.run(() => Promise.resolve());
+    expect(Date.now() - at).toBeGreaterThanOrEqual(50);
+  });
+
   it('starts at most `perTurn` pieces per turn of the event loop, in order', async () => {
     const lane = new IdleLane(2, 10_000);
     const started: number[] = [];
