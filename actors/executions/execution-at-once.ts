@@ -58,8 +58,8 @@ export interface AtOnceRun {
  * 1. now: the record as the state machine leaves it once its step started (RUNNING, with the
  *    lease of the step and its first log lines), one insert of each, coalesced with those of other
  *    requests of the same moment (`InsertBatcher`). Resolves once both are stored: from then on
- *    the execution is never lost, since a node that dies before part 2 leaves a lease that lapses
- *    and the sweeper runs the step again through the actor;
+ *    the execution is never lost, since a node that dies before part 2 leaves a lease that lapses,
+ *    and the sweeper records the step failed like any step of a stopped node (a retry runs it);
  * 2. `finish()`: the step, then the decision on its end, written as any decision of the actor is
  *    (`ExecutionStore.commitOn`: no second read unless something else changed the record
  *    meanwhile, such as a panic).
