@@ -26,9 +26,33 @@ import type { Logger } from '../../src/logging/logger';
  * the node that writes the change (one broadcast per write) and delivered on every node that has a
  * watcher; nodes without one drop them at once.
  */
+/**
+ * Calls `listener` with the id of each execution whose events any node broadcasts, and its item
+ * (`{executionId, events}`, not parsed: most listeners want few executions). Both forms are heard:
+ * `execution.events` (several executions per broadcast) and the single `execution.event` of a node
+ * of an earlier version. Returns the unsubscribe.
+ */
+export function onExecutionEvents(
+  system: Pick<ActorSystemApi, 'onBroadcast'>,
+  listener: (executionId: string, item: unknown) => void,
+): () => void {
+  const receive = (item: unknown) => {
+    const id = (item as { executionId?: unknown } | null)?.executionId;
+    if (typeof id === 'string') listener(id, item);
+  };
+  const offs = [
+    system.onBroadcast(EXECUTION_EVENT_BROADCAST, receive),
+    system.onBroadcast(EXECUTION_EVENTS_BROADCAST, (body) => {
+      const parsed = ExecutionEventsBroadcastSchema.safeParse(body);
+      if (parsed.success) for (const item of parsed.data.items) receive(item);
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}
+
 export class ExecutionHub {
   private readonly subjects = new Map<string, Subject<ExecutionEvent>>();
-  private readonly offs: Array<() => void>;
+  private readonly off: () => void;
   /** Events published in this turn, sent together at its end (`flush`). */
   private pending: Pending[] = [];
 
@@ -36,20 +60,11 @@ export class ExecutionHub {
     private readonly system: Pick<ActorSystemApi, 'broadcast' | 'onBroadcast'>,
     private readonly logger: Logger,
   ) {
-    const receive = (item: unknown) => {
-      const id = (item as { executionId?: unknown } | null)?.executionId;
-      if (typeof id !== 'string' || !this.subjects.has(id)) return; // nobody watches it here
+    this.off = onExecutionEvents(system, (id, item) => {
+      if (!this.subjects.has(id)) return; // nobody watches it here
       const parsed = ExecutionEventBroadcastSchema.safeParse(item);
       if (parsed.success) this.deliver(id, parsed.data.events);
-    };
-    this.offs = [
-      // One execution's events: what a node of an earlier version sends.
-      system.onBroadcast(EXECUTION_EVENT_BROADCAST, receive),
-      system.onBroadcast(EXECUTION_EVENTS_BROADCAST, (body) => {
-        const parsed = ExecutionEventsBroadcastSchema.safeParse(body);
-        if (parsed.success) for (const item of parsed.data.items) receive(item);
-      }),
-    ];
+    });
   }
 
   /**
@@ -111,7 +126,7 @@ export class ExecutionHub {
   }
 
   close(): void {
-    for (const off of this.offs) off();
+    this.off();
     for (const subject of this.subjects.values()) subject.complete();
     this.subjects.clear();
   }

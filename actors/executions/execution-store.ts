@@ -3,7 +3,7 @@ import type { ExecutionDocument } from '../../schemas/documents/execution';
 import { isAppError } from '../../schemas/errors';
 import type { ExecutionEvent } from '../../schemas/messages/executions';
 import type { Logger } from '../../src/logging/logger';
-import { InsertBatcher, UpdateBatcher, type Repository } from '../../src/store/mongo';
+import { InsertBatcher, UpdateBatcher, withVersionBump, type Repository } from '../../src/store/mongo';
 import type { NotificationsRepo } from '../notifications/notifications.repo';
 import type { ExecutionHub } from './execution-hub';
 import { countTransition } from './execution-transitions';
@@ -30,6 +30,17 @@ function diff(before: ExecutionDocument, after: ExecutionDocument) {
     else set[key] = b;
   }
   return { set, unset };
+}
+
+/** The write of `decision` on `before` (without the version bump): changed fields, the lines' seq. */
+function updateOf(before: ExecutionDocument, decision: Decision, now: Date): UpdateFilter<ExecutionDocument> {
+  const { set, unset } = diff(before, decision.draft);
+  const lines = decision.logs.length;
+  return {
+    $set: { ...set, updatedAt: now },
+    ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+    ...(lines > 0 ? { $inc: { logSeq: lines } } : {}),
+  } as UpdateFilter<ExecutionDocument>;
 }
 
 /**
@@ -100,15 +111,8 @@ export class ExecutionStore {
     now: Date,
     decide: (doc: ExecutionDocument, now: Date) => Decision | null,
   ): Promise<{ doc: ExecutionDocument; decision: Decision | null }> {
-    const { set, unset } = diff(before, decision.draft);
-    const lines = decision.logs.length;
     const version = before.version + 1;
-    const logSeq = before.logSeq + lines;
-    const update = {
-      $set: { ...set, updatedAt: now },
-      ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
-      $inc: { version: 1, ...(lines > 0 ? { logSeq: lines } : {}) },
-    } as UpdateFilter<ExecutionDocument>;
+    const logSeq = before.logSeq + decision.logs.length;
     // Read back only when the batch had a miss: this write is the one that set this version at
     // this time, with this status and these lines.
     const carries = (current: ExecutionDocument | null) =>
@@ -120,7 +124,7 @@ export class ExecutionStore {
     const applied = await this.updates.update(
       before._id,
       { _id: before._id, version: before.version },
-      update,
+      withVersionBump(updateOf(before, decision, now)),
       carries,
     );
     if (!applied) return this.mutate(before._id, decide);
@@ -131,14 +135,11 @@ export class ExecutionStore {
   }
 
   private async commit(before: ExecutionDocument, decision: Decision, now: Date): Promise<ExecutionDocument> {
-    const { set, unset } = diff(before, decision.draft);
-    const lines = decision.logs.length;
-    const update = {
-      $set: { ...set, updatedAt: now },
-      ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
-      ...(lines > 0 ? { $inc: { logSeq: lines } } : {}),
-    } as UpdateFilter<ExecutionDocument>;
-    const after = await this.repo.updateIfVersion(before._id, before.version, update);
+    const after = await this.repo.updateIfVersion(
+      before._id,
+      before.version,
+      updateOf(before, decision, now),
+    );
     if (before.status !== after.status) countTransition(before.status, after.status);
     await this.afterCommit(before, after, decision, now);
     return after;

@@ -8,6 +8,7 @@ import { panicActor } from './panic.actor';
 
 export { createExecutionsService, type ExecutionsService } from './executions.service';
 export { newExecutionId } from './executions.repo';
+export { onExecutionEvents } from './execution-hub';
 export type { StepRunner, StepContext, EffectUndoer, UndoContext } from './step-runners';
 
 /** Collections of executions and notifications (indexes ensured at boot). */

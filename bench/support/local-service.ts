@@ -39,3 +39,18 @@ export function freeLoopbackPort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Redis (required) and RabbitMQ (optional: undefined when nothing answers) of this machine, from
+ * REDIS_URL and AMQP_URL or their loopback defaults, for the benchmark named `bench`.
+ */
+export async function localRedisAndBroker(bench: string): Promise<{ redisUrl: string; amqpUrl?: string }> {
+  const redisUrl = await localService(process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379, bench);
+  const amqpUrl = await localService(
+    process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
+    5672,
+    bench,
+  );
+  if (!redisUrl) throw new Error(`${bench} needs Redis (REDIS_URL, default redis://127.0.0.1:6379)`);
+  return { redisUrl, amqpUrl };
+}

@@ -1,8 +1,8 @@
-import type { KeyObject } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import { Redis } from 'ioredis';
 import jwt from 'jsonwebtoken';
 import { verifyOwnHs256 } from '../../actors/identity/hs256';
-import type { ClaimsSealer } from '../../actors/identity/sealed-claims';
+import { ClaimsSealer } from '../../actors/identity/sealed-claims';
 
 /**
  * What the references of `bench:mcp` (bare.child, raw-amqp.child) do for a `POST /mcp`, shared so
@@ -70,4 +70,24 @@ export async function memCall(redis: Redis, prefix: string, sub: string, body: u
   } catch {
     return { status: 503, body: { success: false, code: 'UNAVAILABLE' } };
   }
+}
+
+/**
+ * What both references of `bench:mcp` start with (bare.child, sdk-peer.child): their key prefix
+ * (`BENCH_REDIS_PREFIX`, else `defaultPrefix`), the bearer check's key and sealer from JWT_SECRET,
+ * and a connected Redis client with the service's option (auto-pipelining) on REDIS_URL.
+ */
+export async function referenceSetup(defaultPrefix: string) {
+  const secret = process.env.JWT_SECRET ?? '';
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+    lazyConnect: true,
+    enableAutoPipelining: true,
+  });
+  await redis.connect();
+  return {
+    prefix: process.env.BENCH_REDIS_PREFIX ?? defaultPrefix,
+    key: createSecretKey(Buffer.from(secret, 'utf8')),
+    sealer: new ClaimsSealer(secret),
+    redis,
+  };
 }

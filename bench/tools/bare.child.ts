@@ -1,9 +1,6 @@
-import { createSecretKey } from 'node:crypto';
-import { ClaimsSealer } from '../../actors/identity/sealed-claims';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { Redis } from 'ioredis';
-import { bearerSubject, memCall, UNAUTHORIZED } from './bare-mem';
+import { bearerSubject, memCall, referenceSetup, UNAUTHORIZED } from './bare-mem';
 
 /**
  * The reference of `bench:mcp`: a bare Express handler on `POST /mcp` doing what `mem_set` and
@@ -14,14 +11,7 @@ import { bearerSubject, memCall, UNAUTHORIZED } from './bare-mem';
  * Keys: `BENCH_REDIS_PREFIX` + agent + key. Env: REDIS_URL, JWT_SECRET. IPC like service.child.
  */
 async function main(): Promise<void> {
-  const prefix = process.env.BENCH_REDIS_PREFIX ?? 'bench:mcp:bare:';
-  const key = createSecretKey(Buffer.from(process.env.JWT_SECRET ?? '', 'utf8'));
-  const sealer = new ClaimsSealer(process.env.JWT_SECRET ?? '');
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
-    lazyConnect: true,
-    enableAutoPipelining: true,
-  });
-  await redis.connect();
+  const { prefix, key, sealer, redis } = await referenceSetup('bench:mcp:bare:');
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '1mb' }));

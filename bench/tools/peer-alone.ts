@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { deleteDeclaredAmqpNames } from '../support/amqp-names';
-import { localService } from '../support/local-service';
+import { localRedisAndBroker } from '../support/local-service';
 import { CaseRunner, type CpuSource } from './case-runner';
 import { killAllChildren, processByName, startProcess, type BenchProcess } from './children';
 import { measurePeer, peerMarkdown, peerRatios, type PeerTarget } from './peer-case';
@@ -20,13 +20,7 @@ export async function runPeerAlone(
   log: (line: string) => void,
 ): Promise<void> {
   const load = os.loadavg();
-  const redisUrl = await localService(process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379, 'bench:mcp');
-  const amqpUrl = await localService(
-    process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
-    5672,
-    'bench:mcp',
-  );
-  if (!redisUrl) throw new Error('bench:mcp needs Redis (REDIS_URL, default redis://127.0.0.1:6379)');
+  const { redisUrl, amqpUrl } = await localRedisAndBroker('bench:mcp');
   log(
     `load average ${load.map((x) => x.toFixed(2)).join(' / ')}; the MCP peer case alone; RabbitMQ ${amqpUrl ? 'up' : 'unreachable (AMQP skipped)'}`,
   );

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deleteDeclaredAmqpNames } from '../support/amqp-names';
-import { localService } from '../support/local-service';
+import { localRedisAndBroker } from '../support/local-service';
 import { killAllChildren, processByName, startProcess, type BenchProcess } from './children';
 import {
   fairnessCheck,
@@ -215,13 +215,7 @@ async function main(): Promise<void> {
   }
 
   const loadBefore = os.loadavg();
-  const redisUrl = await localService(process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379, 'bench:mcp');
-  const amqpUrl = await localService(
-    process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
-    5672,
-    'bench:mcp',
-  );
-  if (!redisUrl) throw new Error('bench:mcp needs Redis (REDIS_URL, default redis://127.0.0.1:6379)');
+  const { redisUrl, amqpUrl } = await localRedisAndBroker('bench:mcp');
   log(
     `load average ${loadBefore.map((x) => x.toFixed(2)).join(' / ')}; ${os.availableParallelism()} cores; RabbitMQ ${amqpUrl ? 'up' : 'unreachable (AMQP cases skipped)'}`,
   );

@@ -1,11 +1,8 @@
-import { createSecretKey } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { Redis } from 'ioredis';
 import { z } from 'zod';
-import { ClaimsSealer } from '../../actors/identity/sealed-claims';
-import { bearerSubject, memCall } from './bare-mem';
+import { bearerSubject, memCall, referenceSetup } from './bare-mem';
 
 /**
  * The peer of `bench:mcp` (BENCH_MCP_CASE=peer, peer-case.ts): a bare server made with the official
@@ -22,14 +19,7 @@ const MemSetInput = z.object({ key: z.string().min(1).max(256), value: z.unknown
 const MemGetInput = z.object({ key: z.string().min(1).max(256) });
 
 async function main(): Promise<void> {
-  const prefix = process.env.BENCH_REDIS_PREFIX ?? 'bench:mcp:peer:';
-  const key = createSecretKey(Buffer.from(process.env.JWT_SECRET ?? '', 'utf8'));
-  const sealer = new ClaimsSealer(process.env.JWT_SECRET ?? '');
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
-    lazyConnect: true,
-    enableAutoPipelining: true,
-  });
-  await redis.connect();
+  const { prefix, key, sealer, redis } = await referenceSetup('bench:mcp:peer:');
 
   /** One tool call: the shared Redis call, answered as a tool result (the service's shape). */
   const call = async (tool: string, sub: string, input: unknown) => {

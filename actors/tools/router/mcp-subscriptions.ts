@@ -10,7 +10,7 @@ import {
   TASKS_EXTENSION,
   type McpTaskProvider,
 } from '../../../src/http/mcp/json-rpc';
-import { EXECUTION_EVENT_BROADCAST, EXECUTION_EVENTS_BROADCAST } from '../../../schemas/messages/executions';
+import { onExecutionEvents } from '../../executions/executions';
 import { FILES_CHANGED_BROADCAST } from '../../files/file-store';
 import { callerAgentId } from './default-agent';
 import { pathOfUri } from './mcp-catalog';
@@ -116,8 +116,8 @@ export async function listen(
     },
   });
   const sent = new Map<string, string>();
-  const taskChanged = (executionId: unknown) => {
-    if (typeof executionId !== 'string' || !followed.has(executionId) || !tasks) return;
+  const taskChanged = (executionId: string) => {
+    if (!followed.has(executionId) || !tasks) return;
     void tasks.get(executionId).then(
       (task) => {
         // One write makes several events: one notification per state the client has not seen.
@@ -129,21 +129,8 @@ export async function listen(
       () => undefined,
     );
   };
-  const offTaskListeners =
-    followed.size === 0 || !tasks
-      ? []
-      : [
-          system.onBroadcast(EXECUTION_EVENT_BROADCAST, (body) =>
-            taskChanged((body as { executionId?: unknown } | undefined)?.executionId),
-          ),
-          // The events of several executions of one turn of a node (ExecutionHub.publish).
-          system.onBroadcast(EXECUTION_EVENTS_BROADCAST, (body) => {
-            const items = (body as { items?: unknown } | undefined)?.items;
-            if (Array.isArray(items))
-              for (const item of items) taskChanged((item as { executionId?: unknown })?.executionId);
-          }),
-        ];
-  const offTasks = () => offTaskListeners.forEach((off) => off());
+  const offTasks =
+    followed.size === 0 || !tasks ? () => undefined : onExecutionEvents(system, (id) => taskChanged(id));
   const off = system.onBroadcast(FILES_CHANGED_BROADCAST, (body) => {
     const b = body as { ownerKey?: unknown; paths?: unknown } | undefined;
     if (b?.ownerKey !== ownerKey || !Array.isArray(b.paths)) return;

@@ -24,3 +24,4 @@ export { UpdateBatcher } from './update-batcher';
 export { openDocuments, dbNameFromUrl, DEFAULT_DB_NAME } from './open-documents';
 export { Repository, DEFAULT_FIND_LIMIT, type FindOptions } from './repository.repo';
 export type { TransitionOptions } from './versioned-writes';
+export { withVersionBump } from './versioned-writes';

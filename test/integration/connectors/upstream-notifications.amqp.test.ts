@@ -7,6 +7,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/store/embed
 import { deleteClusterTopology } from '../../support/amqp-admin';
 import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { signupBearer, tempDirs } from '../../support/cluster-fixtures';
+import { listenForUpdates } from '../../support/mcp-listen';
 import { sseMessages } from '../../support/sse-reader';
 import { describeWithService } from '../../support/services';
 import { eventually } from './support/connectors-harness';
@@ -93,22 +94,7 @@ describeWithService('amqp', 'connector upstream notifications across nodes', (am
     it('a resource update heard on the worker reaches the listen stream open at the api node', async () => {
       const client = new AbortController();
       try {
-        const res = await fetch(`${api}/mcp`, {
-          method: 'POST',
-          headers: {
-            Authorization: auth,
-            Accept: 'application/json, text/event-stream',
-            'Content-Type': 'application/json',
-            'MCP-Protocol-Version': '2026-07-28',
-          },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 'sub',
-            method: 'subscriptions/listen',
-            params: { notifications: { resourceUris: [NOTE] } },
-          }),
-          signal: client.signal,
-        });
+        const res = await listenForUpdates(api, auth, [NOTE], client.signal);
         const messages = sseMessages(res, 30_000);
         expect(await messages.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
         expect(upstream.subscribed).toContain('memo://note');

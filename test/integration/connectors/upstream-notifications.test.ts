@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { listenForUpdates } from '../../support/mcp-listen';
 import { sseMessages } from '../../support/sse-reader';
 import { eventually, startConnectorsHarness, type ConnectorsHarness } from './support/connectors-harness';
 import { startLiveUpstream, type LiveUpstream } from './support/live-upstream';
@@ -101,23 +102,7 @@ it('resources/subscribe to connector://… subscribes upstream, and its updates 
 it('subscriptions/listen (2026-07-28) takes connector:// URIs and relays their updates', async () => {
   const stranger = await h.account();
   const client = new AbortController();
-  const listen = (auth: string) =>
-    fetch(`${h.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        Authorization: auth,
-        Accept: 'application/json, text/event-stream',
-        'Content-Type': 'application/json',
-        'MCP-Protocol-Version': '2026-07-28',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'sub',
-        method: 'subscriptions/listen',
-        params: { notifications: { resourceUris: [NOTE] } },
-      }),
-      signal: client.signal,
-    });
+  const listen = (auth: string) => listenForUpdates(h.url, auth, [NOTE], client.signal);
   try {
     // Another account has no connector "live": refused as a resource of nobody's.
     const refused = await listen(stranger.auth);

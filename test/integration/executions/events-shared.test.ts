@@ -1,13 +1,8 @@
 import { snapshotWorkCounts } from '../../../src/kernel';
+import { sseEvents, type SseEvent } from '../../support/sse-events';
 import { bearer, sleeps, startExecHarness, type ExecHarness } from './support/harness';
 
 jest.setTimeout(90_000);
-
-interface SseEvent {
-  id?: string;
-  event: string;
-  data: Record<string, unknown>;
-}
 
 /** One `GET /api/executions/{id}/events` read over a real socket: its events as they come. */
 function subscribe(url: string, token: string) {
@@ -17,28 +12,10 @@ function subscribe(url: string, token: string) {
   const ended = (async () => {
     const res = await fetch(url, { headers: bearer(token), signal: controller.signal });
     if (res.status !== 200 || !res.body) throw new Error(`events: HTTP ${res.status}`);
-    const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const event: Partial<SseEvent> = {};
-          for (const line of block.split('\n')) {
-            if (line.startsWith('id: ')) event.id = line.slice(4);
-            if (line.startsWith('event: ')) event.event = line.slice(7);
-            if (line.startsWith('data: ')) event.data = JSON.parse(line.slice(6));
-          }
-          if (event.data === undefined) continue;
-          events.push(event as SseEvent);
-          waiters.splice(0).forEach((w) => w());
-        }
+      for await (const event of sseEvents(res.body)) {
+        events.push(event);
+        waiters.splice(0).forEach((w) => w());
       }
     } catch (err) {
       if (!controller.signal.aborted) throw err;

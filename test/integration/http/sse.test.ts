@@ -52,6 +52,13 @@ const streamRoutes: RouteModule = (router) => {
       writeSseFirstThenRest(req, res, { kind: 'execution', id: 'exe_1' }, later, { eventOf: (i) => i.kind }),
     );
   });
+  router.get('/t/two-part-left', (req, res) => {
+    // The rest fails after the client left: nothing is written, and nothing is left unhandled.
+    const later = new Promise<Array<{ kind: string }>>((_, reject) =>
+      setTimeout(() => reject(new AppError('CONFLICT', 'too late')), 100),
+    );
+    outcomes.push(writeSseFirstThenRest(req, res, { kind: 'execution' }, later, { eventOf: (i) => i.kind }));
+  });
   router.get('/t/two-part-as-stream', (req, res) => {
     const items = of(
       { kind: 'execution', id: 'exe_1' },
@@ -198,6 +205,16 @@ describe('writeSseFirstThenRest over a real socket', () => {
     expect(events.map((e) => e.event)).toEqual(['execution', 'error']);
     expect(JSON.parse(events[1]!.data)).toEqual({ error: 'The end was not recorded', code: 'CONFLICT' });
     expect(await Promise.all(outcomes)).toEqual(['error']);
+  });
+});
+
+describe('writeSseFirstThenRest: the client leaves at the first event', () => {
+  it('ends as client-closed once the rest settles, even a rest that fails', async () => {
+    outcomes.length = 0;
+    const conn = await openSse(`${server.url}/t/two-part-left`);
+    await conn.until((t) => t.includes('event: execution'));
+    conn.abort();
+    expect(await Promise.all(outcomes)).toEqual(['client-closed']);
   });
 });
 

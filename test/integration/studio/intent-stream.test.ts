@@ -1,12 +1,7 @@
+import { sseEvents, type SseEvent } from '../../support/sse-events';
 import { bearer, startExecHarness, type ExecHarness } from '../executions/support/harness';
 
 jest.setTimeout(60_000);
-
-interface SseEvent {
-  id?: string;
-  event: string;
-  data: Record<string, unknown>;
-}
 
 /** Reads an SSE response over a real socket until it ends (or `stopAfter` says so, then aborts). */
 async function readSse(
@@ -20,33 +15,12 @@ async function readSse(
   if (!res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
     return { status: res.status, contentType: res.headers.get('content-type'), events };
   }
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const event: Partial<SseEvent> & { dataText?: string } = {};
-        for (const line of block.split('\n')) {
-          if (line.startsWith(':')) continue;
-          const i = line.indexOf(': ');
-          const [name, val] = i >= 0 ? [line.slice(0, i), line.slice(i + 2)] : [line, ''];
-          if (name === 'id') event.id = val;
-          if (name === 'event') event.event = val;
-          if (name === 'data') event.dataText = (event.dataText ? `${event.dataText}\n` : '') + val;
-        }
-        if (event.dataText === undefined) continue;
-        events.push({ id: event.id, event: event.event ?? 'message', data: JSON.parse(event.dataText) });
-        if (stopAfter?.(events)) {
-          controller.abort();
-          return { status: res.status, contentType: res.headers.get('content-type'), events };
-        }
+    for await (const event of sseEvents(res.body)) {
+      events.push(event);
+      if (stopAfter?.(events)) {
+        controller.abort();
+        return { status: res.status, contentType: res.headers.get('content-type'), events };
       }
     }
   } catch (err) {

@@ -1,3 +1,4 @@
+import { listenForUpdates } from '../../support/mcp-listen';
 import { sseMessages } from '../../support/sse-reader';
 import { startRouterHarness, type RouterHarness } from './support/router-harness';
 
@@ -16,22 +17,7 @@ afterAll(async () => {
 });
 
 const listen = (url: string, token: string, uris: string[], signal: AbortSignal) =>
-  fetch(`${url}/mcp`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      Accept: 'application/json, text/event-stream',
-      'Content-Type': 'application/json',
-      'MCP-Protocol-Version': '2026-07-28',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 'sub',
-      method: 'subscriptions/listen',
-      params: { notifications: { resourceUris: uris } },
-    }),
-    signal,
-  });
+  listenForUpdates(url, `Bearer ${token}`, uris, signal);
 
 it('notifies writes and deletes of the subscribed files only, until the client closes the stream', async () => {
   const { token } = await h.agent();

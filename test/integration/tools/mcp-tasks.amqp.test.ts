@@ -11,6 +11,7 @@ import { uniqueAmqpPrefix } from '../../support/amqp-cluster';
 import { eventually } from '../../support/async';
 import { killAllChildren, startChild } from '../../support/child-process';
 import { signupBearer, tempDirs } from '../../support/cluster-fixtures';
+import { listenForUpdates } from '../../support/mcp-listen';
 import { sseMessages } from '../../support/sse-reader';
 import { describeWithService } from '../../support/services';
 
@@ -141,22 +142,12 @@ describeWithService('amqp', 'MCP tasks over RabbitMQ (two front doors)', (amqpUr
 
   it('a subscription at one front door hears of a write made through the other (run on the worker)', async () => {
     const client = new AbortController();
-    const res = await fetch(`${fronts[1].http!.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${token}`,
-        Accept: 'application/json, text/event-stream',
-        'Content-Type': 'application/json',
-        'MCP-Protocol-Version': '2026-07-28',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'sub',
-        method: 'subscriptions/listen',
-        params: { notifications: { resourceUris: ['file:///shared/n.txt'] } },
-      }),
-      signal: client.signal,
-    });
+    const res = await listenForUpdates(
+      fronts[1].http!.url,
+      `Bearer ${token}`,
+      ['file:///shared/n.txt'],
+      client.signal,
+    );
     const messages = sseMessages(res, 20_000);
     expect(await messages.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
     const write = await request(fronts[0].http!.url)
