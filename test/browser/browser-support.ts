@@ -189,3 +189,18 @@ export async function appPublisher(
       }),
     });
 }
+
+/** Signs up through the console's form with the plan whose radio label matches, and waits for the dashboard. */
+export async function signUpInConsole(
+  page: Page,
+  baseUrl: string,
+  label: string,
+  plan: RegExp,
+): Promise<void> {
+  await page.goto(`${baseUrl}/signup`);
+  await page.getByLabel('Email').fill(`${label}-${Date.now()}@example.com`);
+  await page.getByLabel('Password (at least 8 characters)').fill('correct horse battery');
+  await page.getByRole('radio', { name: plan }).check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}

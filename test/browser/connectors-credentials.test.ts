@@ -12,6 +12,7 @@ import {
   startConsoleServer,
   type ConsoleBrowser,
   type ConsoleServer,
+  signUpInConsole,
 } from './browser-support';
 
 /** What the tiny MCP server saw: the `x-team` header of each request (the connector's sealed header). */
@@ -109,14 +110,7 @@ describeWithBrowser('connectors and runtime credentials in the console in Chromi
     return (await res.json()) as T;
   }
 
-  async function signUp(plan: RegExp) {
-    await page.goto(`${server.url}/signup`);
-    await page.getByLabel('Email').fill(`connectors-${Date.now()}@example.com`);
-    await page.getByLabel('Password (at least 8 characters)').fill('correct horse battery');
-    await page.getByRole('radio', { name: plan }).check();
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  }
+  const signUp = (plan: RegExp) => signUpInConsole(page, server.url, 'connectors', plan);
 
   it('shows the credentials link only to plans with access_sdk (enterprise)', async () => {
     const link = (name: string) =>

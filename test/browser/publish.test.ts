@@ -7,6 +7,7 @@ import {
   startConsoleServer,
   type ConsoleBrowser,
   type ConsoleServer,
+  signUpInConsole,
 } from './browser-support';
 
 /**
@@ -33,14 +34,7 @@ describeWithBrowser('app publishing in the console in Chromium', () => {
 
   const nav = () => page.getByRole('navigation', { name: 'Main' });
 
-  async function signUp(plan: RegExp) {
-    await page.goto(`${server.url}/signup`);
-    await page.getByLabel('Email').fill(`publisher-${Date.now()}@example.com`);
-    await page.getByLabel('Password (at least 8 characters)').fill('correct horse battery');
-    await page.getByRole('radio', { name: plan }).check();
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  }
+  const signUp = (plan: RegExp) => signUpInConsole(page, server.url, 'publisher', plan);
 
   it('shows the page to enterprise accounts only', async () => {
     await signUp(/^Pro/);

@@ -34,3 +34,19 @@ export async function startInProcessTarget(
     },
   };
 }
+
+/**
+ * One in-process target for the whole test file (`beforeAll`/`afterAll`): the scenarios' `target`
+ * getter.
+ */
+export function useInProcessTarget(): () => ScenarioTarget {
+  let target: ScenarioTarget | undefined;
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ target, stop } = await startInProcessTarget());
+  }, 60_000);
+  afterAll(async () => {
+    await stop?.();
+  });
+  return () => target!;
+}
