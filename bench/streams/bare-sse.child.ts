@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fixedStreamEvents } from './fixed-events';
 
 /**
  * The floor of `bench:streams`' intent part: a bare `node:http` server (no framework, no
@@ -11,26 +11,8 @@ import type { AddressInfo } from 'node:net';
  * service does anything. IPC: sends `{event: 'ready', url}`; stops on `{cmd: 'stop'}`.
  */
 function answer(message: string): string {
-  const id = `exe_${randomUUID().replaceAll('-', '')}`;
-  const now = new Date().toISOString();
-  const execution = {
-    id,
-    type: 'CHAT_EXECUTION',
-    status: 'RUNNING',
-    title: message,
-    sourceType: 'super_agent',
-    sessionId: 'bench',
-    progress: { totalSteps: 1, completedSteps: 0, percent: 0 },
-    createdAt: now,
-    updatedAt: now,
-  };
-  const events = [
-    ['execution', { type: 'execution', execution }],
-    ['reply', { type: 'reply', executionId: id, final: true, text: 'Status: 29 tools, 0 connectors' }],
-    ['done', { type: 'done', executionId: id, status: 'COMPLETED' }],
-  ] as const;
-  return events
-    .map(([name, data], i) => `id: ${i + 1}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`)
+  return fixedStreamEvents(message)
+    .map((data, i) => `id: ${i + 1}\nevent: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`)
     .join('');
 }
 

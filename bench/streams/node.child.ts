@@ -6,14 +6,16 @@ import { loadConfig } from '../../src/config/load-config';
 import { snapshotWorkCounts } from '../../src/kernel';
 import { createLogger } from '../../src/logging/logger';
 import { commandCounts } from '../../src/store/embedded-mongo';
+import { frontDoorRoute } from './front-door.route';
 import { benchLoopRunner, stepMarkers } from './loop-runner';
 import { declaredNamesOf, stopWhenAsked } from '../support/runtime-child';
 
 /**
  * One node of the service for `bench:streams` (api or worker, by ROLE), configured by its
  * environment (AMQP_URL, AMQP_PREFIX, REDIS_URL, MONGODB_URL, JWT_SECRET, NODE_ID) on a temporary
- * DATA_DIR and port 0, with the execution type `BENCH_LOOP` (./loop-runner.ts) and the signup
- * limit per address raised (the benchmark signs up a few accounts from 127.0.0.1).
+ * DATA_DIR and port 0, with the execution type `BENCH_LOOP` (./loop-runner.ts), the front door
+ * reference route (./front-door.route.ts) and the signup limit per address raised (the benchmark
+ * signs up a few accounts from 127.0.0.1).
  *
  * IPC: sends `{event: 'ready', url?}`; answers `{cmd: 'markers', id, since}` with
  * `{event: 'markers:<id>', report}` (the step markers of this process), and `{cmd: 'counts', id}`
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
   const runtime = await startRuntime(config, createLogger({ level: 'error' }), {
     identity: { bcryptCost: 4, limits: { signupPerIp: { points: 1000, durationSec: 600 } } },
     executions: { runners: [benchLoopRunner] },
+    routes: [frontDoorRoute],
   });
   process.send?.({ event: 'ready', url: runtime.http?.url });
   // The names now (they are all declared at start), so that a node killed later is cleaned up too.

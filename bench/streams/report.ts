@@ -24,6 +24,11 @@ export interface LayoutFigures {
   /** The first burst on the fresh processes (their code not yet compiled), and its CPU, ms. */
   intentCold?: IntentFigures;
   intentColdCpuMs?: Record<string, number>;
+  /**
+   * The same burst to the front door alone (front-door.route.ts: the service's way in, the same
+   * events from fixed values, nothing stored), warm, and its CPU per process, ms.
+   */
+  frontDoor?: { figures: IntentFigures; cpuMs: Record<string, number> };
   /** The parts below are absent from a reduced run (BENCH_PARTS). */
   fairness?: FairnessFigures;
   held?: HeldFigures;
@@ -230,6 +235,11 @@ function bareSection(b: BareFigures): string[] {
   ];
 }
 
+/** Streams of a burst that failed in any way. */
+function errorCount(f: IntentFigures): number {
+  return f.errors.non200 + f.errors.missingDone + f.errors.outOfOrder + f.errors.transport;
+}
+
 function layoutSection(l: LayoutFigures): string[] {
   const { intent, fairness, held, fanOut, intentWork: w } = l;
   const sequences = Object.entries(intent.sequences)
@@ -261,11 +271,21 @@ function layoutSection(l: LayoutFigures): string[] {
           `| cold: \`done\` | ${l.intentCold.doneMs.p50} | ${l.intentCold.doneMs.p99} | ${l.intentCold.doneMs.max} |`,
         ]
       : []),
+    ...(l.frontDoor
+      ? [
+          `| front door alone (the same way in, fixed events, nothing stored): first event | ${l.frontDoor.figures.firstEventMs.p50} | ${l.frontDoor.figures.firstEventMs.p99} | ${l.frontDoor.figures.firstEventMs.max} |`,
+        ]
+      : []),
     '',
     `All ended within ${intent.wallMs} ms. Streams: ${sequences}. Errors: non-200 ${intent.errors.non200}, ` +
       `no \`done\` ${intent.errors.missingDone}, out of order ${intent.errors.outOfOrder}, transport ${intent.errors.transport}.`,
     cpuLine(l.intentCpuMs, intent.streams, 'stream'),
     ...(l.intentColdCpuMs ? [`Cold burst: ${cpuLine(l.intentColdCpuMs, intent.streams, 'stream')}`] : []),
+    ...(l.frontDoor
+      ? [
+          `Front door alone (\`POST /bench/front-door/stream\`, bench/streams/front-door.route.ts; errors ${errorCount(l.frontDoor.figures)}): ${cpuLine(l.frontDoor.cpuMs, l.frontDoor.figures.streams, 'stream')}`,
+        ]
+      : []),
     `Work per stream: document commands ${w.documents.total ?? 0} (${docs || 'none'}; writes ${w.writes}); ` +
       `broker messages ${w.messages} (commands ${w.commands}, replies and stream items ${w.replies}, broadcasts ${w.broadcasts} × ${l.layout === 'amqp' ? 3 : 1} nodes); ` +
       `actor turns ${w.turns}${turns ? ` (${turns})` : ''}.`,

@@ -8,6 +8,7 @@ import { killAllChildren, startProcess, type BenchProcess } from '../tools/child
 import { deleteDeclaredAmqpNames } from '../support/amqp-names';
 import { startCluster, type Cluster, type Layout } from './cluster';
 import { runFairness } from './fairness';
+import { FRONT_DOOR_PATH } from './front-door.route';
 import { runHeldStreams } from './held-streams';
 import { runIntentStreams } from './intent-streams';
 import { targetOf } from './raw-stream-client';
@@ -126,6 +127,20 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
       `  first event p50 ${intent.firstEventMs.p50} / p99 ${intent.firstEventMs.p99} ms; done p99 ${intent.doneMs.p99} ms; errors ${JSON.stringify(intent.errors)}`,
     );
     log(`  CPU ms ${JSON.stringify(intentCpuMs)}; work per stream ${JSON.stringify(intentWork)}`);
+    // The same burst to the front door alone: what the service's way in costs before its own work.
+    await runIntentStreams(target, other.token, 20, INTENT_MESSAGE, FRONT_DOOR_PATH);
+    const frontDoorCpu = cluster.cpuNow();
+    const frontDoorFigures = await runIntentStreams(
+      target,
+      chat.token,
+      INTENT_STREAMS,
+      INTENT_MESSAGE,
+      FRONT_DOOR_PATH,
+    );
+    const frontDoor = { figures: frontDoorFigures, cpuMs: cluster.cpuSince(frontDoorCpu) };
+    log(
+      `  front door alone: first event p50 ${frontDoorFigures.firstEventMs.p50} / p99 ${frontDoorFigures.firstEventMs.p99} ms; CPU ms ${JSON.stringify(frontDoor.cpuMs)}; errors ${JSON.stringify(frontDoorFigures.errors)}`,
+    );
 
     let fairness: LayoutFigures['fairness'];
     if (PARTS.has('fairness')) {
@@ -205,6 +220,7 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
       intentWork,
       intentCold,
       intentColdCpuMs,
+      frontDoor,
       fairness,
       held,
       fanOut,

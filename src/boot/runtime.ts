@@ -10,7 +10,7 @@ import type { VaultOptions } from '../../actors/vault/vault';
 import { AppError } from '../../schemas/errors';
 import type { Config } from '../config/load-config';
 import { resolveSecrets, type Secrets } from '../config/secrets';
-import { buildApp, listen, type HttpServerHandle } from '../http';
+import { buildApp, listen, type HttpServerHandle, type RouteModule } from '../http';
 import { createActorSystem, type ActorSystem } from '../kernel';
 import type { Logger } from '../logging/logger';
 import { createCache, type CachePort } from '../store/cache';
@@ -58,6 +58,12 @@ export interface RuntimeOptions {
   executions?: { runners?: readonly AnyStepRunner[] };
   /** The skill store: its seed catalog (actors/skills/skills.service.ts). */
   skills?: SkillsOptions;
+  /**
+   * Extra route modules this node serves (a benchmark's reference route), registered right after
+   * the first of the service's own (the metrics layer, which then times them too) and before the
+   * others, so that a request to them walks as few router layers as the earliest routes.
+   */
+  routes?: readonly RouteModule[];
   /** The crew: extra background duties this node offers (a test's). */
   crew?: { duties?: readonly Duty[] };
 }
@@ -173,7 +179,9 @@ export async function startRuntime(
         optionalAuth: auth.optionalAuth,
         sessions: auth.session,
         idempotency: idempotency.keeper,
-        routes: routeModules,
+        routes: options.routes
+          ? [...routeModules.slice(0, 1), ...options.routes, ...routeModules.slice(1)]
+          : routeModules,
         console: { dir: consoleDir() },
         toolCount: () => services.toolRouter.registry.size,
       });
