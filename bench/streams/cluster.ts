@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { nodeFlagsOfStart } from '../support/start-flags';
 import { ownCpuMicros, processByName, startProcess, type BenchProcess } from '../tools/children';
+
+/** The Node flags the service's nodes run with, as `npm start` gives them. */
+const START_FLAGS = nodeFlagsOfStart();
 
 /** The two layouts the benchmark runs: api + 2 workers over RabbitMQ, or one process (`npm start`). */
 export type Layout = 'amqp' | 'in-process';
@@ -60,7 +64,10 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
           `--cpu-prof-name=${o.layout}-${name.replace(/\W+/g, '-')}-${o.prefix}.cpuprofile`,
         ]
       : [];
-    const p = startProcess(name, script, env, profile);
+    // The service's nodes run with the Node flags of `npm start`; the document server stands in for
+    // a MongoDB server, which no such flag concerns.
+    const flags = name === 'documents' ? [] : START_FLAGS;
+    const p = startProcess(name, script, env, [...flags, ...profile]);
     o.started(p);
     return p;
   };
