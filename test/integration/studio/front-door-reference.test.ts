@@ -7,6 +7,7 @@ import { FRONT_DOOR_PATH, frontDoorRoute } from '../../../bench/streams/front-do
 import { startRuntime, type Runtime } from '../../../src/boot/runtime';
 import { loadConfig } from '../../../src/config/load-config';
 import { silentLogger } from '../../../src/logging/logger';
+import { signupBearer } from '../../support/cluster-fixtures';
 import { sseEvents } from '../../support/sse-events';
 
 /**
@@ -47,16 +48,7 @@ beforeAll(async () => {
     { identity: { bcryptCost: 4 }, routes: [frontDoorRoute] },
   );
   url = runtime.http!.url;
-  const signup = await request(url)
-    .post('/api/signup')
-    .send({
-      email: `front-door-${randomBytes(6).toString('hex')}@example.com`,
-      password: 'correct horse battery',
-      accountType: 'retail',
-      selectedPlan: 'retail_pro',
-    });
-  expect(signup.status).toBe(201);
-  token = signup.body.credentials.bearerToken as string;
+  token = await signupBearer(url, `front-door-${randomBytes(6).toString('hex')}@example.com`);
 });
 afterAll(async () => {
   await runtime?.stop(200);
