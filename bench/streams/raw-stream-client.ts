@@ -39,13 +39,31 @@ export function postStream(
   body: string,
   timeoutMs: number,
 ): Promise<RawStreamResult> {
-  let head = `POST ${path} HTTP/1.1\r\nhost: ${target.host}:${target.port}\r\nconnection: close\r\n`;
+  return requestStream(target, 'POST', path, headers, body, timeoutMs);
+}
+
+/**
+ * One request whose answer is an event stream (`POST` with a body, or `GET` without), on a
+ * connection of its own, over a plain socket; `onEvent` sees each event as it arrives. Resolves
+ * once the answer is complete; rejects on a transport error, an early close or `timeoutMs`.
+ */
+export function requestStream(
+  target: Target,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+  onEvent?: (event: SseEvent) => void,
+): Promise<RawStreamResult> {
+  let head = `${method} ${path} HTTP/1.1\r\nhost: ${target.host}:${target.port}\r\nconnection: close\r\n`;
   for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
-  const request = `${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  const request =
+    body === undefined ? `${head}\r\n` : `${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
   return new Promise<RawStreamResult>((resolve, reject) => {
     const socket = net.connect(target.port, target.host, () => socket.write(request));
     socket.setNoDelay(true);
-    const parser = new ResponseParser();
+    const parser = new ResponseParser(onEvent);
     let settled = false;
     const settle = (err?: Error) => {
       if (settled) return;
@@ -79,6 +97,8 @@ class ResponseParser {
   private text = '';
   private readonly decoder = new StringDecoder('utf8');
   private readonly events: SseEvent[] = [];
+
+  constructor(private readonly onEvent?: (event: SseEvent) => void) {}
 
   /** Takes bytes that arrived at `at`; true once the body is complete. */
   push(chunk: Buffer, at: number): boolean {
@@ -135,7 +155,10 @@ class ResponseParser {
     for (let end = this.text.indexOf('\n\n'); end >= 0; end = this.text.indexOf('\n\n')) {
       const event = parseSseBlock(this.text.slice(0, end), at);
       this.text = this.text.slice(end + 2);
-      if (event) this.events.push(event);
+      if (event) {
+        this.events.push(event);
+        this.onEvent?.(event);
+      }
     }
   }
 }

@@ -226,7 +226,7 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
     if (PARTS.has('subscribers')) {
       log(`[${layout}] 4. ${SUBSCRIBERS} subscribers of one execution`);
       const fanCpu = cluster.cpuNow();
-      fanOut = await runSubscribers(pool, chat.token, SUBSCRIBERS, FANOUT_STEPS, FANOUT_STEP_MS);
+      fanOut = await runSubscribers(pool, target, chat.token, SUBSCRIBERS, FANOUT_STEPS, FANOUT_STEP_MS);
       fanOutCpuMs = cluster.cpuSince(fanCpu);
       log(
         `  lag p50 ${fanOut.lagMs.p50} / p99 ${fanOut.lagMs.p99} ms; ${fanOut.complete}/${SUBSCRIBERS} complete; CPU ms ${JSON.stringify(fanOutCpuMs)}`,

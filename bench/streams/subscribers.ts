@@ -1,5 +1,6 @@
 import type { Pool } from 'undici';
-import { callJson, readSse, spread, type SseEvent } from './http-client';
+import { callJson, spread, type SseEvent } from './http-client';
+import { requestStream, type Target } from './raw-stream-client';
 
 /** What `subscribers` SSE clients of one execution received. */
 export interface FanOutFigures {
@@ -74,6 +75,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function runSubscribers(
   pool: Pool,
+  target: Target,
   token: string,
   subscribers: number,
   steps: number,
@@ -93,21 +95,20 @@ export async function runSubscribers(
 
   const received: SseEvent[][] = Array.from({ length: subscribers }, () => []);
   const ended: Array<string | undefined> = new Array(subscribers).fill(undefined);
+  // Each subscriber on a connection of its own, read by the plain-socket client: with undici's
+  // pool the benchmark's own CPU per delivery (its body streams) showed up in the lag.
   const streams = received.map(async (events, i) => {
     try {
-      const res = await pool.request({
-        method: 'GET',
-        path: `/api/executions/${id}/events`,
-        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
-        signal: AbortSignal.timeout(90_000),
-      });
-      if (res.statusCode !== 200) {
-        ended[i] = `HTTP ${res.statusCode}`;
-        await res.body.text();
-        return;
-      }
-      await readSse(res.body, (e) => events.push(e));
-      ended[i] = 'ended';
+      const res = await requestStream(
+        target,
+        'GET',
+        `/api/executions/${id}/events`,
+        { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+        undefined,
+        90_000,
+        (e) => events.push(e),
+      );
+      ended[i] = res.status === 200 ? 'ended' : `HTTP ${res.status}`;
     } catch (err) {
       ended[i] = `transport: ${(err as Error)?.message ?? String(err)}`;
     }
