@@ -4,9 +4,11 @@ import {
   EXECUTION_EVENT_BROADCAST,
   EXECUTION_EVENTS_BROADCAST,
   ExecutionEventBroadcastSchema,
-  ExecutionEventsBroadcastSchema,
   type ExecutionEvent,
+  type ExecutionEventsBroadcast,
 } from '../../schemas/messages/executions';
+import type { ActorSystemApi } from '../../src/kernel';
+import type { Logger } from '../../src/logging/logger';
 
 /** Most executions in one `execution.events` broadcast (a few KB each). */
 const MAX_ITEMS_PER_BROADCAST = 100;
@@ -16,19 +18,11 @@ interface Pending {
   events: ExecutionEvent[];
   sent: () => void;
 }
-import type { ActorSystemApi } from '../../src/kernel';
-import type { Logger } from '../../src/logging/logger';
 
 /**
- * The live events of executions on this node: one rxjs Subject per watched execution, fed by the
- * `execution.event` broadcast, so that a watcher gets the events of an execution whichever node
- * runs its steps (the `execution.watch` message may land on any worker). Events are published by
- * the node that writes the change (one broadcast per write) and delivered on every node that has a
- * watcher; nodes without one drop them at once.
- */
-/**
  * Calls `listener` with the id of each execution whose events any node broadcasts, and its item
- * (`{executionId, events}`, not parsed: most listeners want few executions). Both forms are heard:
+ * (`{executionId, events}`, not parsed: most listeners want few executions, and every node hears
+ * every broadcast, so nothing here is parsed beyond the ids). Both forms are heard:
  * `execution.events` (several executions per broadcast) and the single `execution.event` of a node
  * of an earlier version. Returns the unsubscribe.
  */
@@ -43,13 +37,20 @@ export function onExecutionEvents(
   const offs = [
     system.onBroadcast(EXECUTION_EVENT_BROADCAST, receive),
     system.onBroadcast(EXECUTION_EVENTS_BROADCAST, (body) => {
-      const parsed = ExecutionEventsBroadcastSchema.safeParse(body);
-      if (parsed.success) for (const item of parsed.data.items) receive(item);
+      const items = (body as { items?: unknown } | null)?.items;
+      if (Array.isArray(items)) for (const item of items) receive(item);
     }),
   ];
   return () => offs.forEach((off) => off());
 }
 
+/**
+ * The live events of executions on this node: one rxjs Subject per watched execution, fed by the
+ * execution-event broadcasts (`onExecutionEvents`), so that a watcher gets the events of an
+ * execution whichever node runs its steps (the `execution.watch` message may land on any worker).
+ * Events are published by the node that writes the change (those of one turn in one broadcast) and
+ * delivered on every node that has a watcher; nodes without one drop them at once.
+ */
 export class ExecutionHub {
   private readonly subjects = new Map<string, Subject<ExecutionEvent>>();
   private readonly off: () => void;
@@ -86,8 +87,9 @@ export class ExecutionHub {
     for (let i = 0; i < all.length; i += MAX_ITEMS_PER_BROADCAST) {
       const part = all.slice(i, i + MAX_ITEMS_PER_BROADCAST);
       const items = part.map(({ executionId, events }) => ({ executionId, events }));
+      const body: ExecutionEventsBroadcast = { items };
       this.system
-        .broadcast(EXECUTION_EVENTS_BROADCAST, { items })
+        .broadcast(EXECUTION_EVENTS_BROADCAST, body)
         .catch((err: unknown) =>
           this.logger.warn({ err, executions: items.length }, 'execution events not published'),
         )

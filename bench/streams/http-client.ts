@@ -84,6 +84,13 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[rank]!;
 }
 
+/** The item of median `key` (the lower middle one of an even count). */
+export function medianBy<T>(items: readonly T[], key: (item: T) => number): T {
+  if (items.length === 0) throw new Error('medianBy: no items');
+  const sorted = [...items].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
 /** p50, p99 and max of a list of milliseconds, rounded to 0.1 ms. */
 export function spread(values: readonly number[]): { n: number; p50: number; p99: number; max: number } {
   const sorted = [...values].sort((a, b) => a - b);

@@ -7,17 +7,16 @@ import { Pool } from 'undici';
 import { killAllChildren, startProcess, type BenchProcess } from '../tools/children';
 import { deleteDeclaredAmqpNames } from '../support/amqp-names';
 import { startCluster, type Cluster, type Layout } from './cluster';
-import { runFairness, type FairnessFigures } from './fairness';
-import { FRONT_DOOR_PATH } from './front-door.route';
+import { runFairnessRounds } from './fairness';
 import { runHeldStreams } from './held-streams';
-import { runIntentStreams, type IntentFigures } from './intent-streams';
+import { runIntentPart } from './intent-part';
+import { runIntentStreams } from './intent-streams';
 import { targetOf } from './raw-stream-client';
 import type { MarkerReport } from './loop-runner';
 import { runPanic } from './panic-bench';
 import { markdown, targetsOf, type BareFigures, type LayoutFigures, type StreamsReport } from './report';
 import { cleanRedis, localService, signup } from './setup';
 import { runSubscribers } from './subscribers';
-import { countWork, type WorkPerRequest } from './work-counts';
 
 /**
  * `npm run bench:streams` (docs in bench/README.md), once per layout: the AMQP layout (an api node
@@ -58,32 +57,8 @@ const PARTS = new Set(
 );
 const WORKERS = 2;
 const WARM_BURSTS = Math.max(1, Number(process.env.BENCH_WARM_BURSTS ?? 5));
-
-/** One burst's figures and the CPU of every process over it, ms. */
-interface Burst {
-  figures: IntentFigures;
-  cpuMs: Record<string, number>;
-}
-
-/** The burst of median first-event p99 (the lower middle one of an even count). */
-function medianBurst(bursts: readonly Burst[]): Burst {
-  const sorted = [...bursts].sort((a, b) => a.figures.firstEventMs.p99 - b.figures.firstEventMs.p99);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
-
-const errorsOf = (f: IntentFigures) => JSON.stringify(f.errors);
-
 const FAIRNESS_ROUNDS = Math.max(1, Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 3));
 
-/**
- * The round of median B first event (the lower middle one of an even count); a round whose B
- * stream failed counts as the slowest, so that a failure is never hidden by the others.
- */
-function medianRound(rounds: readonly FairnessFigures[]): FairnessFigures {
-  const key = (r: FairnessFigures) => (r.single.ok ? r.single.firstEventMs : Number.POSITIVE_INFINITY);
-  const sorted = [...rounds].sort((a, b) => key(a) - key(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
 const WATCHDOG_MS = 540_000;
 
 const started = Date.now();
@@ -138,72 +113,33 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
     const other = await signup(pool, 'other', run.jwtSecret);
     run.ownIds.push(chat.accountId, other.accountId);
     const target = targetOf(cluster.url);
-    // The first burst of a fresh process also compiles its code (the JIT): reported apart, as the
-    // cold figure. Then WARM_BURSTS warm bursts, the service's stream and the front door alone in
-    // turn, so that both meet the same machine; kept: each one's burst of median first-event p99
-    // (on this machine one burst's p99 moves by up to a factor of two from the next), and every
-    // burst is listed in the report.
     log(
       `[${layout}] 1. ${INTENT_STREAMS} concurrent intent streams ("${INTENT_MESSAGE}"), cold then ${WARM_BURSTS} warm, each beside the front door alone`,
     );
-    const coldCpu = cluster.cpuNow();
-    const intentCold = await runIntentStreams(target, chat.token, INTENT_STREAMS, INTENT_MESSAGE);
-    const intentColdCpuMs = cluster.cpuSince(coldCpu);
-    log(
-      `  cold: first event p50 ${intentCold.firstEventMs.p50} / p99 ${intentCold.firstEventMs.p99} ms; done p99 ${intentCold.doneMs.p99} ms`,
-    );
-    await runIntentStreams(target, other.token, 20, INTENT_MESSAGE);
-    await runIntentStreams(target, other.token, 20, INTENT_MESSAGE, FRONT_DOOR_PATH);
-    const measured = async (path?: string) => {
-      const cpu = cluster.cpuNow();
-      const figures = await runIntentStreams(target, chat.token, INTENT_STREAMS, INTENT_MESSAGE, path);
-      return { figures, cpuMs: cluster.cpuSince(cpu) };
-    };
-    const services: Burst[] = [];
-    const doors: Burst[] = [];
-    let intentWork: WorkPerRequest | undefined;
-    for (let i = 0; i < WARM_BURSTS; i += 1) {
-      // The work per stream of the first warm burst (the counts of one burst are all alike).
-      const work = i === 0 ? await countWork(cluster.processes, cluster.nodes) : undefined;
-      const service = await measured();
-      if (work) intentWork = await work.per(INTENT_STREAMS);
-      const door = await measured(FRONT_DOOR_PATH);
-      services.push(service);
-      doors.push(door);
-      log(
-        `  warm ${i + 1}: first event p50 ${service.figures.firstEventMs.p50} / p99 ${service.figures.firstEventMs.p99} ms, done p99 ${service.figures.doneMs.p99} ms, errors ${errorsOf(service.figures)}; ` +
-          `front door alone p50 ${door.figures.firstEventMs.p50} / p99 ${door.figures.firstEventMs.p99} ms, errors ${errorsOf(door.figures)}`,
-      );
-    }
-    const { figures: intent, cpuMs: intentCpuMs } = medianBurst(services);
-    const frontDoor = medianBurst(doors);
-    log(
-      `  kept (median p99): first event p50 ${intent.firstEventMs.p50} / p99 ${intent.firstEventMs.p99} ms; done p99 ${intent.doneMs.p99} ms; front door alone p99 ${frontDoor.figures.firstEventMs.p99} ms`,
-    );
-    log(`  CPU ms ${JSON.stringify(intentCpuMs)}; front door alone ${JSON.stringify(frontDoor.cpuMs)}`);
-    log(`  work per stream ${JSON.stringify(intentWork)}`);
-    const warmBursts = services.map((service, i) => ({
-      service: service.figures,
-      frontDoor: doors[i]!.figures,
-    }));
+    const intentPart = await runIntentPart({
+      cluster,
+      target,
+      token: chat.token,
+      otherToken: other.token,
+      streams: INTENT_STREAMS,
+      message: INTENT_MESSAGE,
+      warmBursts: WARM_BURSTS,
+      log,
+    });
 
     let fairness: LayoutFigures['fairness'];
     let fairnessRounds: LayoutFigures['fairnessRounds'];
     if (PARTS.has('fairness')) {
-      // B's figure is one stream: several rounds, the median kept, every round listed.
       log(
         `[${layout}] 2. fairness: ${INTENT_STREAMS} streams of client A, then one of client B, ${FAIRNESS_ROUNDS} rounds`,
       );
-      fairnessRounds = [];
-      for (let i = 0; i < FAIRNESS_ROUNDS; i += 1) {
-        const round = await runFairness(target, chat.token, other.token, INTENT_STREAMS, INTENT_MESSAGE);
-        fairnessRounds.push(round);
-        log(
-          `  round ${i + 1}: B first event ${round.single.firstEventMs} ms, done ${round.single.doneMs} ms; A first p50 ${round.burst.firstEventMs.p50} / p99 ${round.burst.firstEventMs.p99} ms`,
-        );
-      }
-      fairness = medianRound(fairnessRounds);
-      log(`  kept (median B): B first event ${fairness.single.firstEventMs} ms`);
+      ({ fairness, rounds: fairnessRounds } = await runFairnessRounds(
+        target,
+        chat.token,
+        other.token,
+        { streams: INTENT_STREAMS, message: INTENT_MESSAGE, rounds: FAIRNESS_ROUNDS },
+        log,
+      ));
     }
 
     let held: LayoutFigures['held'];
@@ -270,13 +206,7 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
     return {
       layout,
       describe: cluster.describe,
-      intent,
-      intentCpuMs,
-      intentWork: intentWork!,
-      intentCold,
-      intentColdCpuMs,
-      frontDoor,
-      warmBursts,
+      ...intentPart,
       fairness,
       fairnessRounds,
       held,

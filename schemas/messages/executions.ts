@@ -119,8 +119,9 @@ export const ExecutionEventBroadcastSchema = z.object({
  */
 export const EXECUTION_EVENTS_BROADCAST = 'execution.events';
 export const ExecutionEventsBroadcastSchema = z.object({
-  items: z.array(z.object({ executionId: z.string() }).passthrough()).min(1),
+  items: z.array(ExecutionEventBroadcastSchema).min(1),
 });
+export type ExecutionEventsBroadcast = z.infer<typeof ExecutionEventsBroadcastSchema>;
 
 /**
  * The full body of the `workspace.panic` broadcast (the tool router reads `workspaceId` only):

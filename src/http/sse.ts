@@ -92,6 +92,25 @@ function lastEventIdOf(req: Request): string | undefined {
   return /[\r\n\0]/.test(value) ? undefined : value;
 }
 
+/** The fixed headers of every event stream. */
+const SSE_HEADERS = new Map<string, string>([
+  ['Content-Type', 'text/event-stream; charset=utf-8'],
+  ['Cache-Control', 'no-cache'],
+  // Tells nginx-like proxies not to buffer the stream.
+  ['X-Accel-Buffering', 'no'],
+]);
+
+/**
+ * The `error` event that ends a stream on `err` (`{error, code}`, like HTTP error bodies, never a
+ * stack), logged at the failure's level.
+ */
+function errorEventOf(res: Response, err: unknown): string {
+  const failure = toHttpFailure(err, res.locals.requestId ?? '');
+  const log = res.locals.log as typeof res.locals.log | undefined;
+  if (failure.logLevel !== 'debug') log?.[failure.logLevel]({ err }, 'sse stream failed');
+  return formatSseEvent({ event: 'error', data: failure.body });
+}
+
 /**
  * Streams an Observable to the client as server-sent events and resolves, never rejects, with the
  * reason it ended. Each item is written as `id: <seq>`, `event: <name>`, `data: <json>`.
@@ -125,10 +144,7 @@ export function writeSse<T>(
   const items$ = resuming && options.resumeFrom ? options.resumeFrom(lastEventId) : source;
 
   res.status(200);
-  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache');
-  // Tells nginx-like proxies not to buffer the stream.
-  res.setHeader('X-Accel-Buffering', 'no');
+  res.setHeaders(SSE_HEADERS);
   // The headers and the events of this tick leave in one write (a stream answered at once is a
   // single packet); a stream whose events come later has its headers sent on the next tick.
   res.cork();
@@ -179,7 +195,7 @@ export function writeSse<T>(
             'UNAVAILABLE',
             'Stream closed: the client did not keep up. Reconnect with Last-Event-ID to resume.',
           );
-          finish('overflow', errorEvent(overflow));
+          finish('overflow', errorEventOf(res, overflow));
         }
         return;
       }
@@ -199,11 +215,6 @@ export function writeSse<T>(
     }
     function onShutdown() {
       finish('shutdown');
-    }
-    function errorEvent(err: unknown): string {
-      const failure = toHttpFailure(err, res.locals.requestId ?? '');
-      if (failure.logLevel !== 'debug') logOf()?.[failure.logLevel]({ err }, 'sse stream failed');
-      return formatSseEvent({ event: 'error', data: failure.body });
     }
 
     // The client may have left while the route was still getting ready (auth, an ask...).
@@ -229,22 +240,14 @@ export function writeSse<T>(
           seq += 1;
           send(formatWithJson(idOf(item, seq), eventOf(item), jsonOf(item, shared)));
         } catch (err) {
-          finish('error', errorEvent(err));
+          finish('error', errorEventOf(res, err));
         }
       },
-      error: (err: unknown) => finish('error', errorEvent(err)),
+      error: (err: unknown) => finish('error', errorEventOf(res, err)),
       complete: () => finish('complete'),
     });
   });
 }
-
-/** The fixed headers of a stream written by `writeSseFirstThenRest`. */
-const TWO_PART_HEADERS = new Map<string, string>([
-  ['Content-Type', 'text/event-stream; charset=utf-8'],
-  ['Cache-Control', 'no-cache'],
-  // Tells nginx-like proxies not to buffer the stream.
-  ['X-Accel-Buffering', 'no'],
-]);
 
 /**
  * An event stream of two parts: `first` now, and the events `rest` resolves, then the end (a
@@ -269,7 +272,7 @@ export async function writeSseFirstThenRest<T>(
     return 'client-closed';
   }
   res.status(200);
-  res.setHeaders(TWO_PART_HEADERS);
+  res.setHeaders(SSE_HEADERS);
   // Events are small and latency matters more than packet count.
   req.socket?.setNoDelay(true);
   // Node corks the socket for the rest of this turn: headers and first event leave together.
@@ -283,9 +286,7 @@ export async function writeSseFirstThenRest<T>(
       body += formatSseEvent({ id: String(i + 2), event: eventOf(item), data: item });
     }
   } catch (err) {
-    const failure = toHttpFailure(err, res.locals.requestId ?? '');
-    if (failure.logLevel !== 'debug') res.locals.log?.[failure.logLevel]({ err }, 'sse stream failed');
-    body = formatSseEvent({ event: 'error', data: failure.body });
+    body = errorEventOf(res, err);
     reason = 'error';
   }
   if (gone()) return 'client-closed';

@@ -129,8 +129,7 @@ export async function listen(
       () => undefined,
     );
   };
-  const offTasks =
-    followed.size === 0 || !tasks ? () => undefined : onExecutionEvents(system, (id) => taskChanged(id));
+  const offTasks = followed.size === 0 || !tasks ? () => undefined : onExecutionEvents(system, taskChanged);
   const off = system.onBroadcast(FILES_CHANGED_BROADCAST, (body) => {
     const b = body as { ownerKey?: unknown; paths?: unknown } | undefined;
     if (b?.ownerKey !== ownerKey || !Array.isArray(b.paths)) return;

@@ -3,6 +3,7 @@ import { ExecutionSweeper } from '../../../actors/executions/execution-leases';
 import { createExecutionsService, newExecutionId } from '../../../actors/executions/executions';
 import { executionsCollection } from '../../../actors/executions/executions.collection';
 import { silentLogger } from '../../../src/logging/logger';
+import { subjectOf } from '../../support/token-claims';
 import { bearer, executionServicesOf, startExecHarness, type ExecHarness } from './support/harness';
 
 jest.setTimeout(60_000);
@@ -20,12 +21,7 @@ describe('an execution run at once, between its first event and its end', () => 
   beforeAll(async () => {
     h = await startExecHarness();
     token = await h.account();
-    const probe = await h.create(token, {
-      title: 'probe',
-      start: false,
-      input: { steps: [{ op: 'incr', key: 'n' }] },
-    });
-    accountId = (await h.runtime.documents.repository(executionsCollection).findById(probe.id))!.accountId;
+    accountId = subjectOf(token, h.runtime.secrets.jwtSecret);
   });
   afterAll(async () => {
     await h?.stop();

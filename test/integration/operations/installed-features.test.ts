@@ -144,6 +144,17 @@ describe('the app-update-refresh duty', () => {
     // Again: nothing new, no second notification.
     expect(await cron()).toMatchObject({ ok: true, items: 0 });
     expect(await updateNotes()).toHaveLength(1);
+    // A pass that stopped after its notification, before its mark: the next one marks, and its
+    // notification (same id) is not made twice.
+    await installations.raw.updateOne(
+      { accountId: user.accountId, slug },
+      { $unset: { updateAvailableVersion: '' } },
+    );
+    expect(await cron()).toMatchObject({ ok: true, items: 1 });
+    expect(await installations.findOne({ accountId: user.accountId, slug })).toMatchObject({
+      updateAvailableVersion: '1.1.0',
+    });
+    expect(await updateNotes()).toHaveLength(1);
     // Reads still compute updateAvailable on the spot.
     const updates = await h.api.get('/api/apps/updates', user.auth);
     expect(updates.status).toBe(200);

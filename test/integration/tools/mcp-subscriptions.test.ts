@@ -105,22 +105,13 @@ it('a listen with taskIds (Tasks extension) is told of its task until it complet
     });
   const { taskId } = created.body.result;
   const client = new AbortController();
-  const res = await fetch(`${h.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      Accept: 'application/json, text/event-stream',
-      'Content-Type': 'application/json',
-      'MCP-Protocol-Version': '2026-07-28',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 'sub',
-      method: 'subscriptions/listen',
-      params: { notifications: { taskIds: [taskId, 'exe_notmine'] }, _meta: caps },
-    }),
-    signal: client.signal,
-  });
+  const res = await listenForUpdates(
+    h.url,
+    `Bearer ${token}`,
+    { taskIds: [taskId, 'exe_notmine'] },
+    client.signal,
+    caps,
+  );
   const messages = sseMessages(res);
   expect(await messages.next()).toEqual({
     jsonrpc: '2.0',

@@ -50,6 +50,10 @@ describe('ExecutionHub', () => {
     const got: string[] = [];
     hub.watch('exe_old').subscribe((e) => got.push(e.type));
     deliver('execution.events', { items: 'not a list' });
+    deliver('execution.events', null);
+    deliver('execution.events', {
+      items: [null, { executionId: 5 }, { executionId: 'exe_old', events: 'not a list' }],
+    });
     deliver('execution.event', { executionId: 'exe_old', events: [{ type: 'nonsense' }] });
     deliver('execution.event', { executionId: 'exe_old', events: [done('exe_old')] });
     expect(got).toEqual(['done']);
