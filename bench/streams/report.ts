@@ -2,6 +2,7 @@ import type { FairnessFigures } from './fairness';
 import type { HeldFigures } from './held-streams';
 import type { IntentFigures } from './intent-streams';
 import type { PanicFigures } from './panic-bench';
+import { bareSection, reachSection, type BareFigures } from './report-floor';
 import { panicSection } from './report-panic';
 import type { FanOutFigures } from './subscribers';
 import type { WorkPerRequest } from './work-counts';
@@ -41,13 +42,7 @@ export interface LayoutFigures {
   panic?: PanicFigures;
 }
 
-/** The bare `node:http` reference under the same client and burst (bare-sse.child.ts). */
-export interface BareFigures {
-  cold: IntentFigures;
-  warm: IntentFigures;
-  /** Its CPU over each burst, ms. */
-  cpuMs: { cold: number; warm: number };
-}
+export type { BareFigures } from './report-floor';
 
 export interface StreamsReport {
   date: string;
@@ -233,23 +228,6 @@ function fanOutSection(fanOut: FanOutFigures, cpuMs: Record<string, number>): st
   ];
 }
 
-function bareSection(b: BareFigures): string[] {
-  const row = (name: string, f: IntentFigures, cpuMs: number) =>
-    `| ${name} | ${f.firstEventMs.p50} | ${f.firstEventMs.p99} | ${f.doneMs.p99} | ${per(cpuMs, f.streams)} |`;
-  return [
-    '## The floor: a bare `node:http` server, same client, same burst',
-    '',
-    `${b.warm.streams} \`POST\` at once, one new connection each, answered with three fixed events (bench/streams/bare-sse.child.ts):`,
-    'what the connections and the client cost on this machine before the service does anything.',
-    '',
-    '| | first event p50 ms | first event p99 ms | `done` p99 ms | server CPU per stream µs |',
-    '|---|---:|---:|---:|---:|',
-    row('cold', b.cold, b.cpuMs.cold),
-    row('warm', b.warm, b.cpuMs.warm),
-    '',
-  ];
-}
-
 /** Every warm burst in the order run, the one kept marked. */
 function warmBurstsTable(bursts: NonNullable<LayoutFigures['warmBursts']>, kept: IntentFigures): string[] {
   return [
@@ -348,6 +326,13 @@ export function markdown(r: StreamsReport): string {
     `The run took ${r.durationSeconds} s. Nodes log at level error.`,
     '',
     ...(r.bare ? bareSection(r.bare) : []),
+    ...(r.bare && r.layouts.length > 0
+      ? reachSection(
+          r.bare,
+          r.layouts.map((l) => ({ layout: l.layout, service: l.intent, frontDoor: l.frontDoor?.figures })),
+          TARGETS.firstEventP99Ms,
+        )
+      : []),
     ...r.layouts.flatMap(layoutSection),
     '## Targets',
     '',
