@@ -1,10 +1,13 @@
+import { requestsWaiting } from './accept-first';
+
 /**
  * Work that may wait behind the first answers of new requests: the rest of a stream whose first
  * event is out (docs/studio.md, "Answered at once"). A burst of a thousand streams then gives
  * every one its first event before any of them does the rest of its work, instead of each doing
  * all of its work in turn while the last ones wait for their first byte.
  *
- * Waiting work starts only while no first answer is being prepared (`first`) and none began for
+ * Waiting work starts only while no first answer is being prepared (`first`), no request waits at
+ * the front door (`requestsWaiting`: a burst being accepted, accept-first.ts) and none began for
  * `quietMs` (a burst still arriving): the rest of the old streams would otherwise take the document
  * server and the broker from the new ones (their writes queue behind it there, not here). Then it starts in later turns of the event loop
  * (`setImmediate`), at most `perTurn` per turn: between two turns, Node reads the sockets again,
@@ -69,13 +72,14 @@ export class IdleLane {
     const now = performance.now();
     const due = this.maxWaitMs - (now - oldest.at);
     const quietIn = this.quietMs - (now - this.lastFirstAt);
-    if (due > 0 && (this.firsts > 0 || quietIn > 0)) {
-      // Checked again when the last first answer is out and no new one began for `quietMs` (a
-      // burst still arriving), and at the latest when the oldest is due.
-      const timer = setTimeout(
-        () => this.schedule(),
-        Math.max(1, Math.min(due, this.firsts > 0 ? due : quietIn)),
-      );
+    // Requests still queued at the front door (a burst being accepted) are first answers to come.
+    const busy = this.firsts > 0 || requestsWaiting();
+    if (due > 0 && (busy || quietIn > 0)) {
+      // Checked again when the last first answer is out (it schedules a turn), a millisecond from now
+      // while requests wait at the front door, once no first answer began for `quietMs` (a burst
+      // still arriving), and at the latest when the oldest is due.
+      const wait = this.firsts > 0 ? due : busy ? 1 : quietIn;
+      const timer = setTimeout(() => this.schedule(), Math.max(1, Math.min(due, wait)));
       timer.unref();
       return;
     }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type express from 'express';
+import { AcceptFirst } from './accept-first';
 import { answerClientError } from './client-error';
 import { openStreams } from './open-streams';
 
@@ -22,6 +23,8 @@ export interface ListenOptions {
 /** A listening front door. */
 export interface HttpServerHandle {
   readonly server: http.Server;
+  /** The app it serves (its requests reach it through the front door's queue: accept-first.ts). */
+  readonly app: express.Express;
   /** Bound port (the real one when `port` was 0). */
   readonly port: number;
   /** `http://host:port` */
@@ -42,7 +45,9 @@ const DEFAULT_GRACE_MS = 10_000;
 const LISTEN_BACKLOG = 4096;
 
 export function listen(app: express.Express, options: ListenOptions): Promise<HttpServerHandle> {
-  const server = http.createServer(app);
+  const server = http.createServer();
+  // Connections first, then their requests, in turns between senders (accept-first.ts).
+  new AcceptFirst().attach(server, app);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS;
   // Must exceed keepAliveTimeout, or a slow first header line on a reused connection is cut.
   server.headersTimeout = server.keepAliveTimeout + 1000;
@@ -89,7 +94,7 @@ export function listen(app: express.Express, options: ListenOptions): Promise<Ht
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
       const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-      resolve({ server, port, url: `http://${host}:${port}`, close });
+      resolve({ server, app, port, url: `http://${host}:${port}`, close });
     });
   });
 }

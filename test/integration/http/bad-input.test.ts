@@ -37,7 +37,12 @@ async function postBytes(
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-/** The answer to a raw request: status line, headers, body (the server closes the connection). */
+/**
+ * The answer to a raw request: status line, headers, body (the server closes the connection: the
+ * request asks it to, or it is refused before any route). The client does not close its side
+ * first: the front door queues requests for a turn (src/http/accept-first.ts), and Node ends a
+ * connection whose client closed its side before the answer is written.
+ */
 function rawRequest(text: string): Promise<{ statusLine: string; headers: string; body: string }> {
   const { port } = new URL(h.url);
   return new Promise((resolve, reject) => {
@@ -52,7 +57,7 @@ function rawRequest(text: string): Promise<{ statusLine: string; headers: string
       const [statusLine, ...headers] = head.split('\r\n');
       resolve({ statusLine, headers: headers.join('\n'), body: split === -1 ? '' : raw.slice(split + 4) });
     });
-    socket.end(text);
+    socket.write(text);
   });
 }
 

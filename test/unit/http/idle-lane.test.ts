@@ -1,3 +1,6 @@
+import { EventEmitter } from 'node:events';
+import type http from 'node:http';
+import { AcceptFirst } from '../../../src/http/accept-first';
 import { IdleLane } from '../../../src/http/idle-lane';
 
 const turn = () => new Promise((r) => setImmediate(r));
@@ -19,6 +22,30 @@ describe('IdleLane: the rest of old streams waits behind first answers', () => {
     await first;
     await expect(rest).resolves.toBe(42);
     expect(started).toEqual(['rest']);
+  });
+
+  it('starts waiting work only once no request is queued at the front door (a burst being accepted)', async () => {
+    let runFront!: () => void;
+    // The front door's turns run only when told.
+    const front = new AcceptFirst({
+      later: (fn) => {
+        runFront = fn;
+      },
+    });
+    const server = new EventEmitter() as unknown as http.Server;
+    front.attach(server, () => undefined);
+    server.emit('request', { headers: {}, socket: { remoteAddress: 'x' } }, {});
+    const lane = new IdleLane(4, 10_000, 0);
+    const started: string[] = [];
+    const rest = lane.run(async () => {
+      started.push('rest');
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(started).toEqual([]);
+    runFront(); // the queued request runs: nothing waits at the front door any more
+    await rest;
+    expect(started).toEqual(['rest']);
+    server.emit('close');
   });
 
   it('waits `quietMs` after the last first answer began (a burst still arriving)', async () => {

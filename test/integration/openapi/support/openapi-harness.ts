@@ -17,7 +17,7 @@ const token = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 export interface OpenApiHarness {
   runtime: Runtime;
   http: () => ReturnType<typeof request>;
-  /** The Express app the runtime serves (the server's request listener). */
+  /** The Express app the runtime serves. */
   app: Express;
   /** `GET /openapi.json`, as served. */
   document: OpenApiDocument;
@@ -40,7 +40,7 @@ export async function startOpenApiHarness(env: Record<string, string> = {}): Pro
   );
   const url = runtime.http!.url;
   const http = () => request(url);
-  const app = runtime.http!.server.listeners('request')[0] as unknown as Express;
+  const app = runtime.http!.app;
   const served = await http().get('/openapi.json');
   if (served.status !== 200) throw new Error(`GET /openapi.json: ${served.status}`);
   const document = served.body as OpenApiDocument;
