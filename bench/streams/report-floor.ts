@@ -18,7 +18,8 @@ export interface LayoutReach {
   frontDoor?: IntentFigures;
 }
 
-const per = (ms: number, units: number) => ((ms * 1000) / Math.max(1, units)).toFixed(0);
+/** Microseconds per unit of `ms` milliseconds over `units`, as text. */
+export const per = (ms: number, units: number) => ((ms * 1000) / Math.max(1, units)).toFixed(0);
 const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
 
 export function bareSection(b: BareFigures): string[] {

@@ -2,7 +2,7 @@ import type { FairnessFigures } from './fairness';
 import type { HeldFigures } from './held-streams';
 import type { IntentFigures } from './intent-streams';
 import type { PanicFigures } from './panic-bench';
-import { bareSection, reachSection, type BareFigures } from './report-floor';
+import { bareSection, per, reachSection, type BareFigures } from './report-floor';
 import { panicSection } from './report-panic';
 import type { FanOutFigures } from './subscribers';
 import type { WorkPerRequest } from './work-counts';
@@ -165,7 +165,6 @@ export function targetsOf(r: StreamsReport): Check[] {
 }
 
 const la = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
-const per = (ms: number, units: number) => ((ms * 1000) / Math.max(1, units)).toFixed(0);
 
 function cpuLine(cpuMs: Record<string, number>, units: number, unit: string): string {
   const entries = Object.entries(cpuMs).filter(([, ms]) => Number.isFinite(ms));

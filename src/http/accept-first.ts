@@ -83,7 +83,7 @@ export class AcceptFirst {
   }
 
   /** Queues `run` for `sender`; it runs in a later turn. */
-  enqueue(sender: string, run: Waiting): void {
+  private enqueue(sender: string, run: Waiting): void {
     let lane = this.lanes.get(sender);
     if (!lane) {
       lane = [];
@@ -116,25 +116,22 @@ export class AcceptFirst {
       return;
     }
     const until = started + this.sliceMs;
-    while (this.waiting > 0) {
-      // The sender at the front of the line runs one request and, if it has more, goes to the back.
-      const [sender, lane] = this.lanes.entries().next().value as [string, Waiting[]];
-      const run = lane.shift()!;
-      this.lanes.delete(sender);
-      if (lane.length > 0) this.lanes.set(sender, lane);
-      this.waiting--;
-      try {
+    try {
+      while (this.waiting > 0) {
+        // The sender at the front of the line runs one request and, if it has more, goes to the back.
+        const [sender, lane] = this.lanes.entries().next().value as [string, Waiting[]];
+        const run = lane.shift()!;
+        this.lanes.delete(sender);
+        if (lane.length > 0) this.lanes.set(sender, lane);
+        this.waiting--;
+        // A throw goes on uncaught, as from a `request` listener; the queue goes on in the next turn.
         run();
-      } catch (err) {
-        // As a throwing `request` listener would: uncaught. The queue goes on in the next turn.
-        this.holdSince = this.now();
-        if (this.waiting > 0) this.schedule();
-        throw err;
+        if (this.now() >= until) break;
       }
-      if (this.now() >= until) break;
+    } finally {
+      this.holdSince = this.now();
+      if (this.waiting > 0) this.schedule();
     }
-    this.holdSince = this.now();
-    if (this.waiting > 0) this.schedule();
   };
 }
 

@@ -52,4 +52,41 @@ describe('the front door under a burst of new connections', () => {
     expect(served.indexOf('Bearer b')).toBeGreaterThanOrEqual(0);
     expect(served.indexOf('Bearer b')).toBeLessThan(75);
   });
+
+  it('goes on serving when clients leave while their requests wait in the queue', async () => {
+    let served = 0;
+    const app = express();
+    app.use(express.json());
+    app.all('/work', (_req, res) => {
+      const until = performance.now() + 2;
+      while (performance.now() < until);
+      served += 1;
+      res.json({ ok: true });
+    });
+    handle = await listen(app, { host: '127.0.0.1', port: 0 });
+    const port = handle.port;
+    // Requests sent with a burst and dropped at once, before their turn: a body-less GET and a POST
+    // whose JSON body the app would still read.
+    const leavers = Array.from({ length: 20 }, (_, i) => {
+      const body = JSON.stringify({ i });
+      const request =
+        i % 2 === 0
+          ? 'GET /work HTTP/1.1\r\nhost: x\r\n\r\n'
+          : `POST /work HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+      return new Promise<void>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => {
+          socket.write(request);
+          socket.destroy();
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', () => resolve());
+      });
+    });
+    const stayers = Array.from({ length: 50 }, () => get(port, 'Bearer a'));
+    await Promise.all(leavers);
+    expect((await Promise.all(stayers)).every((s) => s === 200)).toBe(true);
+    // The server is still whole: a request after all that is answered.
+    expect(await get(port, 'Bearer b')).toBe(200);
+    expect(served).toBeGreaterThanOrEqual(51);
+  });
 });

@@ -1,5 +1,6 @@
 import { appInstallUndoer } from '../../../actors/apps/app-install-undoer';
 import type { UndoContext } from '../../../actors/executions/step-runners';
+import { activeLedger } from './support/installation';
 
 /** The `app_install` undoer's own refusals (the store paths are in app-install-rollback.test.ts). */
 describe('app_install undoer', () => {
@@ -23,13 +24,7 @@ describe('app_install undoer', () => {
     target: 'app:ledger@1.0.0',
     undo: u,
   });
-  const live = {
-    accountId: 'acc_1',
-    slug: 'ledger',
-    status: 'active',
-    installedAt: at,
-    installedVersion: '1.0.0',
-  };
+  const live = activeLedger(at);
 
   it('refuses undo data it cannot read, and touches nothing', async () => {
     const uninstall = jest.fn();

@@ -1,4 +1,5 @@
 import { AppInstaller, type AppInstallerDeps } from '../../../actors/apps/app-installer';
+import { activeLedger } from './support/installation';
 
 /**
  * `uninstall` with `only` (a rollback of one install; the removal itself is in
@@ -8,14 +9,7 @@ import { AppInstaller, type AppInstallerDeps } from '../../../actors/apps/app-in
  */
 describe('AppInstaller.uninstall', () => {
   const at = new Date('2026-11-28T10:00:00Z');
-  const installation = {
-    _id: 'ain_1',
-    accountId: 'acc_1',
-    slug: 'ledger',
-    status: 'active',
-    installedAt: at,
-    installedVersion: '1.0.0',
-  };
+  const installation = { _id: 'ain_1', ...activeLedger(at) };
   const setup = (written: object | null) => {
     const findOneAndUpdate = jest.fn(async () => written);
     const effects = { dropFromLibrary: jest.fn(), activity: jest.fn() };
