@@ -220,6 +220,8 @@ function fanOutSection(fanOut: FanOutFigures, cpuMs: Record<string, number>): st
     '|---|---:|---:|---:|---:|',
     `| every timestamped event | ${fanOut.lagMs.n} | ${fanOut.lagMs.p50} | ${fanOut.lagMs.p99} | ${fanOut.lagMs.max} |`,
     `| log lines | ${fanOut.logLagMs.n} | ${fanOut.logLagMs.p50} | ${fanOut.logLagMs.p99} | ${fanOut.logLagMs.max} |`,
+    `| per event: its first subscriber's lag (before the fan-out) | ${fanOut.firstLagMs.n} events | ${fanOut.firstLagMs.p50} | ${fanOut.firstLagMs.p99} | ${fanOut.firstLagMs.max} |`,
+    `| per event: last subscriber's receipt − first's (the fan-out) | ${fanOut.fanOutMs.n} events | ${fanOut.fanOutMs.p50} | ${fanOut.fanOutMs.p99} | ${fanOut.fanOutMs.max} |`,
     '',
     `Every log line once and in order, \`done\` COMPLETED: ${fanOut.complete} of ${fanOut.subscribers}; divergent ${fanOut.divergent}; failed ${fanOut.failed}.`,
     cpuLine(cpuMs, Math.max(1, fanOut.lagMs.n), 'delivery'),

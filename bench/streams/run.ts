@@ -166,7 +166,7 @@ async function runLayout(run: Run, layout: Layout): Promise<LayoutFigures> {
       fanOut = await runSubscribers(pool, target, chat.token, SUBSCRIBERS, FANOUT_STEPS, FANOUT_STEP_MS);
       fanOutCpuMs = cluster.cpuSince(fanCpu);
       log(
-        `  lag p50 ${fanOut.lagMs.p50} / p99 ${fanOut.lagMs.p99} ms; ${fanOut.complete}/${SUBSCRIBERS} complete; CPU ms ${JSON.stringify(fanOutCpuMs)}`,
+        `  lag p50 ${fanOut.lagMs.p50} / p99 ${fanOut.lagMs.p99} ms (first subscriber p50 ${fanOut.firstLagMs.p50} / p99 ${fanOut.firstLagMs.p99}, fan-out p50 ${fanOut.fanOutMs.p50} / p99 ${fanOut.fanOutMs.p99}); ${fanOut.complete}/${SUBSCRIBERS} complete; CPU ms ${JSON.stringify(fanOutCpuMs)}`,
       );
     }
 

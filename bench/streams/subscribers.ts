@@ -15,6 +15,13 @@ export interface FanOutFigures {
   lagMs: ReturnType<typeof spread>;
   /** The same for `log` events only (their `at` is the time the line was written). */
   logLagMs: ReturnType<typeof spread>;
+  /**
+   * Per live event, the lag of the subscriber that got it first: what comes before the fan-out
+   * (the step's write, the broadcast, the watch), ms.
+   */
+  firstLagMs: ReturnType<typeof spread>;
+  /** Per live event, its last subscriber's receipt minus its first's: the fan-out itself, ms. */
+  fanOutMs: ReturnType<typeof spread>;
   /** Subscribers that got every log line in order (1..n, no gap, none twice) and ended with `done`. */
   complete: number;
   /** Subscribers whose sequence of live events differs from the others'. */
@@ -134,6 +141,8 @@ export async function runSubscribers(
 
   const lags: number[] = [];
   const logLags: number[] = [];
+  // Per live event (by its signature and time), the first and last receipt across subscribers.
+  const receipts = new Map<string, { t: number; first: number; last: number }>();
   let complete = 0;
   let divergent = 0;
   let failed = 0;
@@ -151,6 +160,13 @@ export async function runSubscribers(
       if (t === undefined || t < resumedAt - 5) continue; // older than the run: the state at connection
       lags.push(e.receivedAt - t);
       if (e.event === 'log') logLags.push(e.receivedAt - t);
+      const key = `${signature(e)}@${t}`;
+      const r = receipts.get(key);
+      if (!r) receipts.set(key, { t, first: e.receivedAt, last: e.receivedAt });
+      else {
+        r.first = Math.min(r.first, e.receivedAt);
+        r.last = Math.max(r.last, e.receivedAt);
+      }
     }
     const last = events.at(-1);
     const status = (last?.data as { status?: string } | undefined)?.status;
@@ -179,6 +195,8 @@ export async function runSubscribers(
     logLines: logs.length,
     lagMs: spread(lags),
     logLagMs: spread(logLags),
+    firstLagMs: spread([...receipts.values()].map((r) => r.first - r.t)),
+    fanOutMs: spread([...receipts.values()].map((r) => r.last - r.first)),
     complete,
     divergent,
     failed,

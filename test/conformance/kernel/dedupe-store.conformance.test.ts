@@ -135,16 +135,18 @@ describe.each(cacheFactories())('CacheDedupeStore on the $name cache', (factory)
     });
 
     it('renews a long claim while it is held, so only a dead node lets it lapse', async () => {
-      const holder = new CacheDedupeStore(cache, { maxLeaseMs: 90 });
-      const other = new CacheDedupeStore(cache, { maxLeaseMs: 90 });
+      // A lease of 400 ms, renewed every third of it: a stall of the test process under a loaded
+      // machine (seen: over 90 ms) must not pass for a dead holder.
+      const holder = new CacheDedupeStore(cache, { maxLeaseMs: 400 });
+      const other = new CacheDedupeStore(cache, { maxLeaseMs: 400 });
       await holder.claim('long', 'node-a', 60_000);
-      await sleep(250); // several lease lengths: renewed every 30 ms
+      await sleep(1000); // two and a half lease lengths: held only if renewed
       await expect(other.claim('long', 'node-b', 60_000)).resolves.toEqual({
         state: 'pending',
         owner: 'node-a',
       });
       holder.close(); // the holder "dies": nothing renews its claim any more
-      await sleep(200);
+      await sleep(700);
       await expect(other.claim('long', 'node-b', 60_000)).resolves.toBeUndefined();
       other.close();
     });

@@ -81,9 +81,13 @@ const streamRoutes: RouteModule = (router) => {
           return original.apply(this, args);
         };
       }
+      // Two ticks of one turn: Node's own corking covers one tick only (it uncorks in a
+      // `process.nextTick` queued by the first write), so these went out in two writes before.
       items.next({ n: 1 });
-      items.next({ n: 2 });
-      items.next({ n: 3 });
+      process.nextTick(() => {
+        items.next({ n: 2 });
+        items.next({ n: 3 });
+      });
       setImmediate(() => {
         turnWrites.push(writes);
         items.complete();
