@@ -24,11 +24,14 @@ interface Pending {
  * (`{executionId, events}`, not parsed: most listeners want few executions, and every node hears
  * every broadcast, so nothing here is parsed beyond the ids). Both forms are heard:
  * `execution.events` (several executions per broadcast) and the single `execution.event` of a node
- * of an earlier version. Returns the unsubscribe.
+ * of an earlier version. With `wants`, a node that wants none of the executions a broadcast is
+ * about does not read it at all (the kernel's keyed broadcasts; `listener` still checks its own
+ * ids, since a broadcast read carries the other executions too). Returns the unsubscribe.
  */
 export function onExecutionEvents(
   system: Pick<ActorSystemApi, 'onBroadcast'>,
   listener: (executionId: string, item: unknown) => void,
+  wants?: (executionId: string) => boolean,
 ): () => void {
   const receive = (item: unknown) => {
     const id = (item as { executionId?: unknown } | null)?.executionId;
@@ -36,10 +39,14 @@ export function onExecutionEvents(
   };
   const offs = [
     system.onBroadcast(EXECUTION_EVENT_BROADCAST, receive),
-    system.onBroadcast(EXECUTION_EVENTS_BROADCAST, (body) => {
-      const items = (body as { items?: unknown } | null)?.items;
-      if (Array.isArray(items)) for (const item of items) receive(item);
-    }),
+    system.onBroadcast(
+      EXECUTION_EVENTS_BROADCAST,
+      (body) => {
+        const items = (body as { items?: unknown } | null)?.items;
+        if (Array.isArray(items)) for (const item of items) receive(item);
+      },
+      wants ? { wants } : undefined,
+    ),
   ];
   return () => offs.forEach((off) => off());
 }
@@ -61,11 +68,18 @@ export class ExecutionHub {
     private readonly system: Pick<ActorSystemApi, 'broadcast' | 'onBroadcast'>,
     private readonly logger: Logger,
   ) {
-    this.off = onExecutionEvents(system, (id, item) => {
-      if (!this.subjects.has(id)) return; // nobody watches it here
-      const parsed = ExecutionEventBroadcastSchema.safeParse(item);
-      if (parsed.success) this.deliver(id, parsed.data.events);
-    });
+    const watched = (id: string) => this.subjects.has(id);
+    this.off = onExecutionEvents(
+      system,
+      (id, item) => {
+        if (!watched(id)) return; // nobody watches it here
+        const parsed = ExecutionEventBroadcastSchema.safeParse(item);
+        if (parsed.success) this.deliver(id, parsed.data.events);
+      },
+      // A broadcast about executions nobody watches here is not even read (most of them, under a
+      // burst of streams answered at once: their events go to their own request).
+      watched,
+    );
   }
 
   /**
@@ -89,7 +103,7 @@ export class ExecutionHub {
       const items = part.map(({ executionId, events }) => ({ executionId, events }));
       const body: ExecutionEventsBroadcast = { items };
       this.system
-        .broadcast(EXECUTION_EVENTS_BROADCAST, body)
+        .broadcast(EXECUTION_EVENTS_BROADCAST, body, { keys: items.map((item) => item.executionId) })
         .catch((err: unknown) =>
           this.logger.warn({ err, executions: items.length }, 'execution events not published'),
         )

@@ -11,7 +11,12 @@ import { CANCEL_TYPE, parseEnvelope, REPLY_TYPE } from './envelopes';
 import { createIdGenerator } from './ids';
 import type { Invocation } from './invocation';
 import type { KernelRuntime, ReplyTarget, SystemPhase } from './kernel-runtime';
-import type { ActorSystemApi, RequestOptions } from './kernel.types';
+import type {
+  ActorSystemApi,
+  BroadcastListenOptions,
+  BroadcastOptions,
+  RequestOptions,
+} from './kernel.types';
 import { MemoryDedupeStore } from './memory-dedupe-store';
 import { Requester } from './requester';
 import { RestartBudget } from './restart-budget';
@@ -27,6 +32,11 @@ export type {
 } from './actor-system.types';
 
 type BroadcastListener = (body: unknown, envelope: Envelope) => void;
+/** A listener of one broadcast type, and which keys it wants (all, without `wants`). */
+interface Listening {
+  readonly listener: BroadcastListener;
+  readonly wants?: (key: string) => boolean;
+}
 
 /** Creates the actor system of this node. */
 export function createActorSystem(options: ActorSystemOptions): ActorSystem {
@@ -48,7 +58,7 @@ class KernelActorSystem implements ActorSystem, KernelRuntime {
   private state: SystemPhase = 'created';
   private readonly hosts = new Map<string, ActorHost>();
   private readonly requester: Requester;
-  private readonly listeners = new Map<string, Set<BroadcastListener>>();
+  private readonly listeners = new Map<string, Set<Listening>>();
   private readonly sleepers = new Set<() => void>();
   private readonly policy: Readonly<SupervisionPolicy>;
   private readonly idleMs: number;
@@ -98,6 +108,7 @@ class KernelActorSystem implements ActorSystem, KernelRuntime {
     await this.transport.start();
     this.transport.onReply(this.requester.onReply);
     this.transport.onBroadcast(this.onBroadcastEnvelope);
+    this.transport.filterBroadcasts?.(this.wantsBroadcast);
     this.state = 'running';
     for (const host of this.hosts.values()) await this.transport.consume(host.kind, host.handle);
     const sweepMs = Math.min(5000, Math.max(5, Math.floor(this.idleMs / 4)));
@@ -151,16 +162,17 @@ class KernelActorSystem implements ActorSystem, KernelRuntime {
     return this.requester.stream<T>(to, type, body, options);
   }
 
-  broadcast(type: string, body: unknown): Promise<void> {
-    return this.requester.broadcast(type, body);
+  broadcast(type: string, body: unknown, options?: BroadcastOptions): Promise<void> {
+    return this.requester.broadcast(type, body, options?.keys);
   }
 
-  onBroadcast(type: string, listener: BroadcastListener): () => void {
+  onBroadcast(type: string, listener: BroadcastListener, options?: BroadcastListenOptions): () => void {
     let set = this.listeners.get(type);
     if (!set) this.listeners.set(type, (set = new Set()));
-    set.add(listener);
+    const listening: Listening = { listener, ...(options?.wants ? { wants: options.wants } : {}) };
+    set.add(listening);
     return () => {
-      set.delete(listener);
+      set.delete(listening);
     };
   }
 
@@ -234,13 +246,30 @@ class KernelActorSystem implements ActorSystem, KernelRuntime {
     }
     const set = this.listeners.get(envelope.type);
     if (!set) return;
-    for (const listener of set) {
+    for (const { listener } of set) {
       try {
         listener(envelope.body, envelope);
       } catch (err) {
         this.logger.error({ err, type: envelope.type }, 'kernel: broadcast listener threw');
       }
     }
+  };
+
+  /**
+   * Whether this node reads a keyed broadcast (docs/kernel.md, "Keyed broadcasts"): yes if a
+   * listener of its type wants every key (no `wants`) or one of these keys. A broadcast no listener
+   * here would use is then dropped unread: with the events of every execution going to every node,
+   * each node parsed all of them to keep the few it watches.
+   */
+  private readonly wantsBroadcast = (type: string, keys: readonly string[]): boolean => {
+    if (type === CANCEL_TYPE) return true;
+    const set = this.listeners.get(type);
+    if (!set) return false;
+    for (const { wants } of set) {
+      if (!wants) return true;
+      for (const key of keys) if (wants(key)) return true;
+    }
+    return false;
   };
 
   private readonly onReplyError = (err: unknown): void => {

@@ -24,7 +24,14 @@ export { CANCEL_TYPE, REPLY_TYPE } from './envelopes';
 export { isStableEnvelopeId, stableEnvelopeId } from './ids';
 export type { SystemPhase } from './kernel-runtime';
 export { snapshotWorkCounts, type WorkCounts } from './work-counters';
-export type { ActorSystemApi, EnvelopeAuth, MessageSchemas, RequestOptions } from './kernel.types';
+export type {
+  ActorSystemApi,
+  BroadcastListenOptions,
+  BroadcastOptions,
+  EnvelopeAuth,
+  MessageSchemas,
+  RequestOptions,
+} from './kernel.types';
 export { LayeredDedupeStore, type LayeredDedupeStoreOptions } from './layered-dedupe-store';
 export { MemoryDedupeStore, type MemoryDedupeStoreOptions } from './memory-dedupe-store';
 export {

@@ -36,10 +36,35 @@ export interface ActorSystemApi {
    * handler's AbortSignal fires wherever it runs.
    */
   stream<T = unknown>(to: string, type: string, body: unknown, options?: RequestOptions): Observable<T>;
-  /** Publishes an event to every node. */
-  broadcast(type: string, body: unknown): Promise<void>;
-  /** Listens to broadcasts of one type on this node. Returns an unsubscribe function. */
-  onBroadcast(type: string, listener: (body: unknown, envelope: Envelope) => void): () => void;
+  /**
+   * Publishes an event to every node. `keys` name what it is about (the executions whose events it
+   * carries, say): a node where every listener of `type` said which keys it wants (`onBroadcast`'s
+   * `wants`) and none wants any of these skips it unread (docs/kernel.md, "Keyed broadcasts").
+   */
+  broadcast(type: string, body: unknown, options?: BroadcastOptions): Promise<void>;
+  /**
+   * Listens to broadcasts of one type on this node. Returns an unsubscribe function. With `wants`,
+   * a keyed broadcast none of whose keys it wants may not reach the listener (over AMQP such a
+   * message is dropped before it is parsed); one that reaches it still carries everything it was
+   * sent with, so the listener picks its own part as before.
+   */
+  onBroadcast(
+    type: string,
+    listener: (body: unknown, envelope: Envelope) => void,
+    options?: BroadcastListenOptions,
+  ): () => void;
+}
+
+/** Options of `broadcast`. */
+export interface BroadcastOptions {
+  /** What the broadcast is about, for the receivers' `wants` (at most a few hundred short strings). */
+  keys?: readonly string[];
+}
+
+/** Options of `onBroadcast`. */
+export interface BroadcastListenOptions {
+  /** Whether this node wants a broadcast about `key`, asked when one arrives. */
+  wants?: (key: string) => boolean;
 }
 
 /** Message schemas of an actor kind: one zod schema per accepted message type. */

@@ -76,9 +76,9 @@ export class Requester {
     });
   }
 
-  async broadcast(type: string, body: unknown): Promise<void> {
+  async broadcast(type: string, body: unknown, keys?: readonly string[]): Promise<void> {
     assertType(type);
-    await this.publish(this.broadcastEnvelope(type, undefined, body));
+    await this.publish(this.broadcastEnvelope(type, undefined, body), keys);
   }
 
   /** The listener of this node's reply queue. */
@@ -203,10 +203,10 @@ export class Requester {
     }
   }
 
-  private async publish(envelope: Envelope): Promise<void> {
+  private async publish(envelope: Envelope, keys?: readonly string[]): Promise<void> {
     workCounts.broadcasts += 1;
     try {
-      await this.deps.transport.broadcast(envelope);
+      await this.deps.transport.broadcast(envelope, keys);
     } catch (error) {
       throw toUnavailable(error);
     }

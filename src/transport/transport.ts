@@ -89,9 +89,18 @@ export interface Transport {
   reply(nodeId: string, envelope: Envelope): Promise<void>;
   /** Registers the listener of this node's reply queue. */
   onReply(listener: EnvelopeListener): void;
-  /** Publishes to every node (fanout). */
-  broadcast(envelope: Envelope): Promise<void>;
+  /**
+   * Publishes to every node (fanout). `keys` (what it is about) let a receiving node skip it
+   * unread when its filter (`filterBroadcasts`) wants none of them.
+   */
+  broadcast(envelope: Envelope, keys?: readonly string[]): Promise<void>;
   onBroadcast(listener: EnvelopeListener): void;
+  /**
+   * Which keyed broadcasts this node reads: a broadcast of `type` about `keys` for which `wanted`
+   * is false is dropped before it is decoded. Transports that hand over envelopes without
+   * decoding them (in-process) may deliver it anyway; the listeners filter as before.
+   */
+  filterBroadcasts?(wanted: (type: string, keys: readonly string[]) => boolean): void;
   status(): TransportStatus;
   /** Graceful stop: stop consuming, let turns in flight finish (bounded by `graceMs`), close. */
   stop(graceMs?: number): Promise<void>;

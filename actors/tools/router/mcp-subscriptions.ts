@@ -129,7 +129,10 @@ export async function listen(
       () => undefined,
     );
   };
-  const offTasks = followed.size === 0 || !tasks ? () => undefined : onExecutionEvents(system, taskChanged);
+  const offTasks =
+    followed.size === 0 || !tasks
+      ? () => undefined
+      : onExecutionEvents(system, taskChanged, (executionId) => followed.has(executionId));
   const off = system.onBroadcast(FILES_CHANGED_BROADCAST, (body) => {
     const b = body as { ownerKey?: unknown; paths?: unknown } | undefined;
     if (b?.ownerKey !== ownerKey || !Array.isArray(b.paths)) return;

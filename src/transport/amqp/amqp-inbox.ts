@@ -5,6 +5,14 @@ import type { EnvelopeListener } from '../transport';
 import { decodeEnvelope, readReplyMessage } from './amqp-codec';
 import { messageOf } from './amqp-connection';
 
+/** Message headers of a keyed broadcast: its type and keys, readable without parsing the body. */
+export const BROADCAST_TYPE_HEADER = 'x-broadcast-type';
+export const BROADCAST_KEYS_HEADER = 'x-broadcast-keys';
+
+export function broadcastHeaders(type: string, keys: readonly string[]): Record<string, unknown> {
+  return { [BROADCAST_TYPE_HEADER]: type, [BROADCAST_KEYS_HEADER]: [...keys] };
+}
+
 /**
  * What arrives on a node's own queues: replies (one envelope or a batch, see amqp-replies.ts) and
  * broadcasts. Both are consumed without acknowledgement, so nothing here may throw back into
@@ -14,8 +22,16 @@ import { messageOf } from './amqp-connection';
 export class AmqpInbox {
   private readonly replyListeners: EnvelopeListener[] = [];
   private readonly broadcastListeners: EnvelopeListener[] = [];
+  private wanted: ((type: string, keys: readonly string[]) => boolean) | undefined;
+  /** Keyed broadcasts dropped unread because nobody here wanted them (tests, diagnostics). */
+  skippedBroadcasts = 0;
 
   constructor(private readonly log: Logger) {}
+
+  /** Keyed broadcasts for which `wanted` is false are dropped before they are parsed. */
+  filterBroadcasts(wanted: (type: string, keys: readonly string[]) => boolean): void {
+    this.wanted = wanted;
+  }
 
   onReply(listener: EnvelopeListener): void {
     this.replyListeners.push(listener);
@@ -33,6 +49,10 @@ export class AmqpInbox {
   /** A message of the node's broadcast queue. */
   readonly broadcast = (message: Message | null): void => {
     if (!message) return;
+    if (this.wanted && !this.wantedHere(message)) {
+      this.skippedBroadcasts += 1;
+      return;
+    }
     const decoded = decodeEnvelope(message.content);
     if (!decoded.ok) {
       this.log.warn({ reason: decoded.reason, what: 'broadcast' }, 'malformed broadcast dropped');
@@ -40,6 +60,20 @@ export class AmqpInbox {
     }
     this.deliver(decoded.envelope, this.broadcastListeners, 'broadcast');
   };
+
+  /** A message without well-formed keys (a node of an earlier version, unkeyed) is always read. */
+  private wantedHere(message: Message): boolean {
+    const headers = message.properties.headers as Record<string, unknown> | undefined;
+    const type = headers?.[BROADCAST_TYPE_HEADER];
+    const keys = headers?.[BROADCAST_KEYS_HEADER];
+    if (typeof type !== 'string' || !Array.isArray(keys)) return true;
+    const strings: string[] = [];
+    for (const key of keys) {
+      if (typeof key !== 'string') return true;
+      strings.push(key);
+    }
+    return this.wanted!(type, strings);
+  }
 
   private readonly deliverReply = (envelope: Envelope): void =>
     this.deliver(envelope, this.replyListeners, 'reply');

@@ -9,7 +9,7 @@ import { countMessages, queueInfo, peekMessages, type DeadLetter } from './amqp-
 import type { AmqpTransportOptions } from './amqp-options';
 import { AmqpConnection, messageOf, redactUrl } from './amqp-connection';
 import { handleDelivery } from './amqp-consumer';
-import { AmqpInbox } from './amqp-inbox';
+import { AmqpInbox, broadcastHeaders } from './amqp-inbox';
 import type { ConsumerHost, Registration } from './amqp-turn';
 import { AmqpLink, type LinkContext } from './amqp-link';
 import { AmqpReplySender } from './amqp-reply-sender';
@@ -212,12 +212,18 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     this.inbox.onReply(listener);
   }
 
-  async broadcast(envelope: Envelope): Promise<void> {
-    this.publish(this.link, this.names.broadcastExchange, '', envelope);
+  async broadcast(envelope: Envelope, keys?: readonly string[]): Promise<void> {
+    // The keys travel as headers, read by the receivers before the body (amqp-inbox.ts).
+    const headers = keys ? broadcastHeaders(envelope.type, keys) : undefined;
+    this.publish(this.link, this.names.broadcastExchange, '', envelope, headers);
   }
 
   onBroadcast(listener: EnvelopeListener): void {
     this.inbox.onBroadcast(listener);
+  }
+
+  filterBroadcasts(wanted: (type: string, keys: readonly string[]) => boolean): void {
+    this.inbox.filterBroadcasts(wanted);
   }
 
   status(): TransportStatus {
@@ -356,10 +362,11 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     exchange: string,
     routingKey: string,
     envelope: Envelope,
+    headers?: Record<string, unknown>,
   ): void {
     if (!link || this.connection.blocked) throw this.unavailable();
     try {
-      link.node.publish(exchange, routingKey, encodeEnvelope(envelope));
+      link.node.publish(exchange, routingKey, encodeEnvelope(envelope), headers ? { headers } : undefined);
     } catch (err) {
       throw errors.unavailable(`publish failed: ${messageOf(err)}`, { transport: 'amqp' });
     }

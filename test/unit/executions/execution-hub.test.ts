@@ -7,15 +7,21 @@ const done = (executionId: string): ExecutionEvent =>
 
 /** A one-node system: broadcasts are recorded and delivered to this node's listeners. */
 function fakeSystem(options: { failBroadcast?: boolean } = {}) {
-  const sent: Array<{ name: string; body: unknown }> = [];
+  const sent: Array<{ name: string; body: unknown; keys?: readonly string[] }> = [];
   const listeners = new Map<string, Array<(body: unknown) => void>>();
+  const wants = new Map<string, (key: string) => boolean>();
   const system = {
-    broadcast: async (name: string, body: unknown) => {
+    broadcast: async (name: string, body: unknown, about?: { keys?: readonly string[] }) => {
       if (options.failBroadcast) throw new Error('broker down');
-      sent.push({ name, body });
+      sent.push({ name, body, ...(about?.keys ? { keys: about.keys } : {}) });
       for (const l of listeners.get(name) ?? []) l(body);
     },
-    onBroadcast: (name: string, listener: (body: unknown) => void) => {
+    onBroadcast: (
+      name: string,
+      listener: (body: unknown) => void,
+      listen?: { wants?: (key: string) => boolean },
+    ) => {
+      if (listen?.wants) wants.set(name, listen.wants);
       listeners.set(name, [...(listeners.get(name) ?? []), listener]);
       return () =>
         listeners.set(
@@ -25,7 +31,7 @@ function fakeSystem(options: { failBroadcast?: boolean } = {}) {
     },
   };
   const deliver = (name: string, body: unknown) => (listeners.get(name) ?? []).forEach((l) => l(body));
-  return { system: system as unknown as ConstructorParameters<typeof ExecutionHub>[0], sent, deliver };
+  return { system: system as unknown as ConstructorParameters<typeof ExecutionHub>[0], sent, deliver, wants };
 }
 
 describe('ExecutionHub', () => {
@@ -41,6 +47,22 @@ describe('ExecutionHub', () => {
       (sent[0]!.body as { items: Array<{ executionId: string }> }).items.map((i) => i.executionId),
     ).toEqual(['exe_a', 'exe_b', 'exe_c']);
     expect(got).toEqual(['done:exe_b']); // only the watched one, delivered on this node
+    hub.close();
+  });
+
+  it('names the executions of each broadcast as its keys, and wants only those watched here', async () => {
+    const { system, sent, wants } = fakeSystem();
+    const hub = new ExecutionHub(system, silentLogger);
+    await Promise.all(['exe_a', 'exe_b'].map((id) => hub.publish(id, [done(id)])));
+    expect(sent[0]!.keys).toEqual(['exe_a', 'exe_b']);
+    // A node reads a keyed broadcast only if it watches one of its executions (the kernel asks).
+    const wanted = wants.get('execution.events')!;
+    expect(wanted('exe_a')).toBe(false);
+    const sub = hub.watch('exe_a').subscribe();
+    expect(wanted('exe_a')).toBe(true);
+    expect(wanted('exe_b')).toBe(false);
+    sub.unsubscribe();
+    expect(wanted('exe_a')).toBe(false);
     hub.close();
   });
 
