@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { Envelope, ReplyBody } from '../../schemas/envelope';
 import { errors } from '../../schemas/errors';
 import { silentLogger, type Logger } from '../logging/logger';
-import type { QueueStat, Transport } from '../transport/transport';
+import type { BroadcastFilter, QueueStat, Transport } from '../transport/transport';
 import type { AnyActorDefinition } from './actor-definition';
 import { ActorHost } from './actor-host';
 import type { ActorSystem, ActorSystemOptions, ActorSystemStatus, TurnCounts } from './actor-system.types';
@@ -261,8 +261,7 @@ class KernelActorSystem implements ActorSystem, KernelRuntime {
    * here would use is then dropped unread: with the events of every execution going to every node,
    * each node parsed all of them to keep the few it watches.
    */
-  private readonly wantsBroadcast = (type: string, keys: readonly string[]): boolean => {
-    if (type === CANCEL_TYPE) return true;
+  private readonly wantsBroadcast: BroadcastFilter = (type, keys) => {
     const set = this.listeners.get(type);
     if (!set) return false;
     for (const { wants } of set) {

@@ -52,6 +52,9 @@ export interface SendHints {
 }
 export type EnvelopeListener = (envelope: Envelope) => void;
 
+/** Whether a node reads a broadcast of `type` about `keys` (keyed broadcasts, docs/kernel.md). */
+export type BroadcastFilter = (type: string, keys: readonly string[]) => boolean;
+
 export interface TransportStatus {
   state: 'up' | 'connecting' | 'down';
   /** Human-readable detail, never a secret (URLs are shown without credentials). */
@@ -100,7 +103,7 @@ export interface Transport {
    * is false is dropped before it is decoded. Transports that hand over envelopes without
    * decoding them (in-process) may deliver it anyway; the listeners filter as before.
    */
-  filterBroadcasts?(wanted: (type: string, keys: readonly string[]) => boolean): void;
+  filterBroadcasts?(wanted: BroadcastFilter): void;
   status(): TransportStatus;
   /** Graceful stop: stop consuming, let turns in flight finish (bounded by `graceMs`), close. */
   stop(graceMs?: number): Promise<void>;

@@ -1,16 +1,16 @@
 import type { Message } from 'amqplib';
 import type { Envelope } from '../../../schemas/envelope';
 import type { Logger } from '../../logging/logger';
-import type { EnvelopeListener } from '../transport';
+import type { BroadcastFilter, EnvelopeListener } from '../transport';
 import { decodeEnvelope, readReplyMessage } from './amqp-codec';
 import { messageOf } from './amqp-connection';
 
 /** Message headers of a keyed broadcast: its type and keys, readable without parsing the body. */
-export const BROADCAST_TYPE_HEADER = 'x-broadcast-type';
-export const BROADCAST_KEYS_HEADER = 'x-broadcast-keys';
+const BROADCAST_TYPE_HEADER = 'x-broadcast-type';
+const BROADCAST_KEYS_HEADER = 'x-broadcast-keys';
 
 export function broadcastHeaders(type: string, keys: readonly string[]): Record<string, unknown> {
-  return { [BROADCAST_TYPE_HEADER]: type, [BROADCAST_KEYS_HEADER]: [...keys] };
+  return { [BROADCAST_TYPE_HEADER]: type, [BROADCAST_KEYS_HEADER]: keys };
 }
 
 /**
@@ -22,14 +22,14 @@ export function broadcastHeaders(type: string, keys: readonly string[]): Record<
 export class AmqpInbox {
   private readonly replyListeners: EnvelopeListener[] = [];
   private readonly broadcastListeners: EnvelopeListener[] = [];
-  private wanted: ((type: string, keys: readonly string[]) => boolean) | undefined;
+  private wanted: BroadcastFilter | undefined;
   /** Keyed broadcasts dropped unread because nobody here wanted them (tests, diagnostics). */
   skippedBroadcasts = 0;
 
   constructor(private readonly log: Logger) {}
 
   /** Keyed broadcasts for which `wanted` is false are dropped before they are parsed. */
-  filterBroadcasts(wanted: (type: string, keys: readonly string[]) => boolean): void {
+  filterBroadcasts(wanted: BroadcastFilter): void {
     this.wanted = wanted;
   }
 
@@ -67,12 +67,8 @@ export class AmqpInbox {
     const type = headers?.[BROADCAST_TYPE_HEADER];
     const keys = headers?.[BROADCAST_KEYS_HEADER];
     if (typeof type !== 'string' || !Array.isArray(keys)) return true;
-    const strings: string[] = [];
-    for (const key of keys) {
-      if (typeof key !== 'string') return true;
-      strings.push(key);
-    }
-    return this.wanted!(type, strings);
+    if (!keys.every((key) => typeof key === 'string')) return true;
+    return this.wanted!(type, keys as string[]);
   }
 
   private readonly deliverReply = (envelope: Envelope): void =>

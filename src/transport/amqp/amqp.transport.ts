@@ -17,6 +17,7 @@ import { WriteWatch } from './amqp-write-watch';
 import { AmqpNames, declareNode, emptyDeclaredNames, type DeclaredNames } from './amqp-topology';
 import {
   kindOf,
+  type BroadcastFilter,
   type CommandHandler,
   type EnvelopeListener,
   type QueueStat,
@@ -222,7 +223,7 @@ export class AmqpTransport implements Transport, ConsumerHost, LinkContext {
     this.inbox.onBroadcast(listener);
   }
 
-  filterBroadcasts(wanted: (type: string, keys: readonly string[]) => boolean): void {
+  filterBroadcasts(wanted: BroadcastFilter): void {
     this.inbox.filterBroadcasts(wanted);
   }
 

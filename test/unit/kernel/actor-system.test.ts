@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { errors } from '../../../schemas/errors';
 import { createActorSystem, defineActor, MemoryDedupeStore, type DedupeStore } from '../../../src/kernel';
 import { InProcessBus, InProcessTransport } from '../../../src/transport/in-process.transport';
+import type { BroadcastFilter } from '../../../src/transport/transport';
 import { capturingLogger, eventually, inProcessNodes, sleep } from './kernel-test-kit';
 
 const echo = defineActor({
@@ -220,5 +221,37 @@ describe('actor system edge cases', () => {
       ),
     );
     for (const items of results) expect(items).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  });
+});
+
+describe('keyed broadcasts: which ones a node reads', () => {
+  /** An in-process transport that hands the node's filter to the test (it does not use it itself). */
+  function recordingFilter() {
+    let filter: BroadcastFilter | undefined;
+    const transport = Object.assign(new InProcessTransport('n1', new InProcessBus()), {
+      filterBroadcasts: (wanted: BroadcastFilter) => void (filter = wanted),
+    });
+    return { transport, read: (type: string, keys: string[]) => filter!(type, keys) };
+  }
+
+  it('reads a keyed broadcast some listener of its type wants, or that one listener takes whole', async () => {
+    const { transport, read } = recordingFilter();
+    const system = createActorSystem({ transport });
+    await system.start();
+    expect(read('exec.events', ['exe_a'])).toBe(false); // no listener of the type at all
+
+    const offMine = system.onBroadcast('exec.events', () => undefined, { wants: (k) => k === 'exe_mine' });
+    expect(read('exec.events', ['exe_a', 'exe_b'])).toBe(false);
+    expect(read('exec.events', ['exe_a', 'exe_mine'])).toBe(true);
+    expect(read('other.events', ['exe_mine'])).toBe(false); // another type's listeners do not count
+
+    // A listener without `wants` takes every broadcast of its type.
+    const offAll = system.onBroadcast('exec.events', () => undefined);
+    expect(read('exec.events', ['exe_a'])).toBe(true);
+    offAll();
+    expect(read('exec.events', ['exe_a'])).toBe(false);
+    offMine();
+    expect(read('exec.events', ['exe_mine'])).toBe(false);
+    await system.stop(100);
   });
 });
