@@ -5,7 +5,7 @@ import { startRuntime } from '../../src/boot/runtime';
 import { loadConfig } from '../../src/config/load-config';
 import { snapshotWorkCounts } from '../../src/kernel';
 import { createLogger } from '../../src/logging/logger';
-import { commandCounts } from '../../src/store/embedded-mongo';
+import { embeddedCommandCounts } from '../../src/store/embedded-mongo';
 import { frontDoorRoute } from './front-door.route';
 import { benchLoopRunner, stepMarkers } from './loop-runner';
 import { declaredNamesOf, stopWhenAsked } from '../support/runtime-child';
@@ -40,8 +40,11 @@ async function main(): Promise<void> {
       process.send?.({ event: `markers:${m.id}`, report: stepMarkers.report(m.since ?? 0) });
     }
     if (m?.cmd === 'counts' && process.connected) {
-      const counts = { ...snapshotWorkCounts(), documents: { ...commandCounts } };
-      process.send?.({ event: `counts:${m.id}`, counts });
+      const kernel = snapshotWorkCounts();
+      // The embedded document server runs on a thread of its own: its counts are asked for.
+      void embeddedCommandCounts().then((documents) => {
+        if (process.connected) process.send?.({ event: `counts:${m.id}`, counts: { ...kernel, documents } });
+      });
     }
   });
   stopWhenAsked(runtime, dir, 'declared-at-stop');

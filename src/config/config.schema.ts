@@ -87,6 +87,11 @@ export const EnvSchema = z.object({
     .default('ars'),
   /** MongoDB; unset = the embedded document server under DATA_DIR. */
   MONGODB_URL: optionalUrl(['mongodb', 'mongodb+srv']),
+  /**
+   * The embedded document server on a thread of its own instead of the node's main thread
+   * (docs/architecture.md, "The document server's thread"). Off by default: see the figures there.
+   */
+  DOCUMENTS_THREAD: bool(false),
   /** Redis; unset = in-memory cache and session store. */
   REDIS_URL: optionalUrl(['redis', 'rediss']),
   /** Longest wait between two attempts to reconnect to Redis, in ms (the first waits about 50 ms). */

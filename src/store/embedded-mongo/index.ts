@@ -6,6 +6,7 @@ import { WireServer } from './server';
 
 export { embeddedClientOptions } from './client-options';
 export { commandCounts } from './commands/dispatch';
+export { embeddedCommandCounts, startEmbeddedMongoThread } from './thread';
 
 /** Options of `startEmbeddedMongo`. */
 export interface EmbeddedMongoOptions {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../../config/load-config';
 import type { Logger } from '../../logging/logger';
-import { embeddedClientOptions, startEmbeddedMongo } from '../embedded-mongo';
+import { embeddedClientOptions, startEmbeddedMongo, startEmbeddedMongoThread } from '../embedded-mongo';
 import { connectDocumentStore, type DocumentStore } from './document-store';
 
 /** Database used when `MONGODB_URL` names none, and in embedded mode. */
@@ -17,10 +17,11 @@ export function dbNameFromUrl(url: string): string | undefined {
 /**
  * The document store of this process. With `MONGODB_URL`, that server (database from the URL's
  * path, else `agent_runtime`); without it, the embedded MongoDB-wire-compatible server is started
- * under `DATA_DIR/documents` and reached through the same driver code, and `close()` stops it too.
+ * under `DATA_DIR/documents` (on a thread of its own with `DOCUMENTS_THREAD`:
+ * `startEmbeddedMongoThread`) and reached through the same driver code; `close()` stops it too.
  */
 export async function openDocuments(
-  config: Pick<Config, 'MONGODB_URL' | 'DATA_DIR'>,
+  config: Pick<Config, 'MONGODB_URL' | 'DATA_DIR'> & Partial<Pick<Config, 'DOCUMENTS_THREAD'>>,
   logger: Logger,
 ): Promise<DocumentStore> {
   const log = logger.child({ component: 'documents' });
@@ -31,7 +32,10 @@ export async function openDocuments(
       logger: log,
     });
   }
-  const server = await startEmbeddedMongo({ dir: path.join(config.DATA_DIR, 'documents'), logger });
+  const dir = path.join(config.DATA_DIR, 'documents');
+  const server = config.DOCUMENTS_THREAD
+    ? await startEmbeddedMongoThread({ dir, logger })
+    : await startEmbeddedMongo({ dir, logger });
   try {
     return await connectDocumentStore({
       url: server.url,

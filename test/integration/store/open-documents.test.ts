@@ -29,7 +29,10 @@ async function refuses(port: number): Promise<boolean> {
   });
 }
 
-describe('openDocuments in embedded mode (MONGODB_URL unset)', () => {
+describe.each([
+  ['on the main thread', false],
+  ['on a thread of its own (DOCUMENTS_THREAD)', true],
+])('openDocuments in embedded mode (MONGODB_URL unset), the server %s', (_label, thread) => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'documents-test-'));
@@ -39,7 +42,10 @@ describe('openDocuments in embedded mode (MONGODB_URL unset)', () => {
   });
 
   it('starts the embedded server under DATA_DIR/documents, keeps data across restarts, stops it on close', async () => {
-    const first = await openDocuments({ MONGODB_URL: undefined, DATA_DIR: dataDir }, silentLogger);
+    const first = await openDocuments(
+      { MONGODB_URL: undefined, DATA_DIR: dataDir, DOCUMENTS_THREAD: thread },
+      silentLogger,
+    );
     const status = await first.status();
     expect(status.state).toBe('up');
     expect(first.db.databaseName).toBe('agent_runtime');
@@ -50,7 +56,10 @@ describe('openDocuments in embedded mode (MONGODB_URL unset)', () => {
     await first.close();
     expect(await refuses(portOf(status.detail))).toBe(true);
 
-    const second = await openDocuments({ MONGODB_URL: undefined, DATA_DIR: dataDir }, silentLogger);
+    const second = await openDocuments(
+      { MONGODB_URL: undefined, DATA_DIR: dataDir, DOCUMENTS_THREAD: thread },
+      silentLogger,
+    );
     try {
       expect(await second.repository(notes).findById('n1')).toEqual({ _id: 'n1', text: 'kept' });
       expect(await second.ensureIndexes()).toEqual([
