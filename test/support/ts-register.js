@@ -9,6 +9,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const CACHE_DIR = path.resolve(__dirname, '../../node_modules/.cache/ts-register');
+// Output of another SWC version, or of other options, is another entry.
+const OPTIONS_KEY = `${require('@swc/core/package.json').version} es2022 commonjs inline-maps`;
 let swc;
 
 function compile(source, filename) {
@@ -23,7 +25,14 @@ function compile(source, filename) {
 
 require.extensions['.ts'] = function compileTs(module, filename) {
   const source = fs.readFileSync(filename, 'utf8');
-  const key = crypto.createHash('sha256').update(filename).update('\0').update(source).digest('hex');
+  const key = crypto
+    .createHash('sha256')
+    .update(OPTIONS_KEY)
+    .update('\0')
+    .update(filename)
+    .update('\0')
+    .update(source)
+    .digest('hex');
   const cached = path.join(CACHE_DIR, `${key}.js`);
   let code;
   try {
