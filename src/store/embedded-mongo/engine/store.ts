@@ -2,6 +2,7 @@ import { serialize, type Document } from 'bson';
 import { ErrorCodes, fail } from '../errors';
 import type { Journal } from '../persistence/journal';
 import { frameRecord } from '../persistence/record-codec';
+import { takeWireBytes } from '../wire-bytes';
 import { Collection } from './collection';
 import type { IndexDefinition } from './index-spec';
 
@@ -100,9 +101,14 @@ export class WriteBatch {
   }
 
   insert(coll: Collection, doc: Document): void {
+    const bytes = takeWireBytes(doc);
     this.purgeExpired(coll, doc);
     coll.insert(doc);
-    this.record({ o: 'p', d: coll.db, c: coll.name, v: doc });
+    if (!this.store.journal) return;
+    // Inserted as it arrived: journaled with the bytes it came in (../wire-bytes.ts).
+    this.records.push(
+      bytes ? putRecord(coll.db, coll.name, bytes) : serialize({ o: 'p', d: coll.db, c: coll.name, v: doc }),
+    );
   }
 
   replace(coll: Collection, oldDoc: Document, newDoc: Document): void {
@@ -196,4 +202,28 @@ export async function withBatch<T>(store: Store, fn: (batch: WriteBatch) => T): 
   }
   await batch.commit();
   return result;
+}
+
+/** The encoded start of a `p` record of one collection (`{o, d, c}` without its end), by namespace. */
+const putHeads = new Map<string, Buffer>();
+
+/**
+ * The record `{o: 'p', d: db, c: name, v: <the document encoded in docBytes>}`, built around the
+ * document's bytes instead of encoding it: the same bytes `serialize` gives for that record.
+ */
+export function putRecord(db: string, name: string, docBytes: Uint8Array): Buffer {
+  const key = `${db}\0${name}`;
+  let head = putHeads.get(key);
+  if (!head) {
+    const whole = serialize({ o: 'p', d: db, c: name });
+    // Without its terminating zero, followed by the `v` element's type (embedded document) and name.
+    head = Buffer.concat([whole.subarray(0, whole.length - 1), Buffer.from([0x03, 0x76, 0x00])]);
+    if (putHeads.size < 10_000) putHeads.set(key, head);
+  }
+  const out = Buffer.allocUnsafe(head.length + docBytes.length + 1);
+  head.copy(out, 0);
+  out.set(docBytes, head.length);
+  out[out.length - 1] = 0;
+  out.writeInt32LE(out.length, 0);
+  return out;
 }

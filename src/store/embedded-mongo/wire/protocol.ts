@@ -1,4 +1,5 @@
 import { deserialize, serialize, type Document } from 'bson';
+import { rememberWireBytes } from '../wire-bytes';
 
 /**
  * MongoDB wire protocol framing: the 16-byte header, OP_MSG (kind 0 body and kind 1 document
@@ -100,9 +101,14 @@ function parseOpMsg(msg: Buffer, header: MessageHeader): ParsedRequest {
       const [identifier, docsStart] = readCString(msg, offset + 4, seqEnd);
       const docs: Document[] = [];
       let pos = docsStart;
+      // The documents of an insert keep their bytes until journaled (../wire-bytes.ts).
+      const keepBytes = identifier === 'documents';
       while (pos < seqEnd) {
         const docSize = bsonLength(msg, pos, seqEnd);
-        docs.push(deserialize(msg.subarray(pos, pos + docSize), WIRE_BSON_OPTIONS));
+        const bytes = msg.subarray(pos, pos + docSize);
+        const doc = deserialize(bytes, WIRE_BSON_OPTIONS);
+        if (keepBytes) rememberWireBytes(doc, bytes);
+        docs.push(doc);
         pos += docSize;
       }
       sequences.push([identifier, docs]);
