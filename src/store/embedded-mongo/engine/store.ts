@@ -1,7 +1,7 @@
-import { serialize, type Document } from 'bson';
+import { calculateObjectSize, serialize, type Document } from 'bson';
 import { ErrorCodes, fail } from '../errors';
 import type { Journal } from '../persistence/journal';
-import { frameRecord } from '../persistence/record-codec';
+import { frameRecord, RECORD_HEADER_SIZE } from '../persistence/record-codec';
 import { takeWireBytes } from '../wire-bytes';
 import { Collection } from './collection';
 import type { IndexDefinition } from './index-spec';
@@ -73,6 +73,8 @@ export class Store {
 /** Changes of one command: applied immediately, made durable together by `commit()`. */
 export class WriteBatch {
   private readonly records: Uint8Array[] = [];
+  /** Bytes of the journal this batch makes dead (older versions, removed documents), estimated. */
+  private dead = 0;
 
   constructor(readonly store: Store) {}
 
@@ -114,7 +116,11 @@ export class WriteBatch {
   replace(coll: Collection, oldDoc: Document, newDoc: Document): void {
     this.purgeExpired(coll, newDoc);
     coll.replace(oldDoc, newDoc);
-    this.record({ o: 'p', d: coll.db, c: coll.name, v: newDoc });
+    if (!this.store.journal) return;
+    const rec = serialize({ o: 'p', d: coll.db, c: coll.name, v: newDoc });
+    this.records.push(rec);
+    // The old version's record is dead now; the new one's size stands in for it (not encoded again).
+    this.dead += RECORD_HEADER_SIZE + rec.length;
   }
 
   /** Deletes expired documents that `doc` would collide with (see Collection.expiredConflicts). */
@@ -125,7 +131,23 @@ export class WriteBatch {
 
   remove(coll: Collection, doc: Document): void {
     coll.remove(doc);
-    this.record({ o: 'x', d: coll.db, c: coll.name, k: doc._id });
+    if (!this.store.journal) return;
+    const rec = serialize({ o: 'x', d: coll.db, c: coll.name, k: doc._id });
+    this.records.push(rec);
+    // Dead: the document's record, and this one too (a rewrite leaves neither).
+    this.dead += this.recordSizeOf(coll, doc) + RECORD_HEADER_SIZE + rec.length;
+  }
+
+  private recordSizeOf(coll: Collection, doc: Document): number {
+    return RECORD_HEADER_SIZE + calculateObjectSize({ o: 'p', d: coll.db, c: coll.name, v: doc });
+  }
+
+  /** What dropping these collections leaves dead in the journal: every document's record. */
+  private deadOf(colls: Iterable<Collection>): number {
+    if (!this.store.journal) return 0;
+    let bytes = 0;
+    for (const coll of colls) for (const doc of coll.docs.values()) bytes += this.recordSizeOf(coll, doc);
+    return bytes;
   }
 
   createIndex(coll: Collection, def: IndexDefinition): void {
@@ -139,6 +161,7 @@ export class WriteBatch {
   }
 
   dropCollection(coll: Collection): void {
+    this.dead += this.deadOf([coll]);
     const colls = this.store.dbs.get(coll.db);
     colls?.delete(coll.name);
     if (colls && colls.size === 0) this.store.dbs.delete(coll.db);
@@ -146,6 +169,7 @@ export class WriteBatch {
   }
 
   dropDatabase(db: string): void {
+    this.dead += this.deadOf(this.store.dbs.get(db)?.values() ?? []);
     this.store.dbs.delete(db);
     this.record({ o: 'dd', d: db });
   }
@@ -163,7 +187,7 @@ export class WriteBatch {
   /** Resolves when every change of this batch is durable (at once in memory-only mode). */
   commit(): Promise<void> | undefined {
     if (!this.store.journal || this.records.length === 0) return undefined;
-    return this.store.journal.append(this.records);
+    return this.store.journal.append(this.records, this.dead);
   }
 }
 

@@ -14,7 +14,10 @@ export type SnapshotSource = () => Promise<Buffer[]>;
 export interface JournalOptions {
   /** Journal growth (bytes since the last snapshot) before an online compaction. Default 64 MiB. */
   compactMinBytes?: number;
-  /** Compact when the growth is also this many times the last snapshot size. Default 2. */
+  /**
+   * Compact when the journal is also this many times the size of what is live in it (its size less
+   * the bytes of older versions and removed documents). Default 3: at most two thirds dead.
+   */
   compactRatio?: number;
 }
 
@@ -37,6 +40,11 @@ export class Journal {
   private flushing = false;
   private failure: Error | undefined;
   private bytesSinceSnapshot = 0;
+  /** Bytes made dead by the records written since the last snapshot, and by those pending. */
+  private deadSinceSnapshot = 0;
+  private pendingDead = 0;
+  /** Growth since the snapshot before the next attempt (further on after a failed one). */
+  private nextAttemptBytes: number;
   private closed = false;
   private readonly compactMinBytes: number;
   private readonly compactRatio: number;
@@ -50,7 +58,8 @@ export class Journal {
     options: JournalOptions,
   ) {
     this.compactMinBytes = options.compactMinBytes ?? 64 * 1024 * 1024;
-    this.compactRatio = options.compactRatio ?? 2;
+    this.compactRatio = options.compactRatio ?? 3;
+    this.nextAttemptBytes = this.compactMinBytes;
   }
 
   /** Opens an existing journal file (already holding a snapshot) for appending. */
@@ -65,11 +74,15 @@ export class Journal {
     return new Journal(handle, path, size, snapshot, logger, options);
   }
 
-  /** Queues BSON payloads; resolves once they are durable. */
-  append(payloads: Uint8Array[]): Promise<void> {
+  /**
+   * Queues BSON payloads; resolves once they are durable. `deadBytes`: how much of what the journal
+   * already holds these records make dead (older versions they replace, documents they remove).
+   */
+  append(payloads: Uint8Array[], deadBytes = 0): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error('journal is closed'));
     for (const p of payloads) this.pending.push(...frameRecord(p));
+    this.pendingDead += deadBytes;
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ resolve, reject });
       if (!this.flushing) {
@@ -83,22 +96,22 @@ export class Journal {
   private async flushLoop(): Promise<void> {
     try {
       while (this.pending.length > 0 && !this.failure) {
-        if (
-          this.bytesSinceSnapshot > this.compactMinBytes &&
-          this.bytesSinceSnapshot > this.compactRatio * this.snapshotBytes
-        ) {
+        if (this.worthCompacting()) {
           if (await this.compact()) continue;
         }
         const buffers = this.pending;
         const waiters = this.waiters;
+        const dead = this.pendingDead;
         this.pending = [];
         this.waiters = [];
+        this.pendingDead = 0;
         try {
           let bytes = 0;
           for (const b of buffers) bytes += b.length;
           await writeAll(this.handle, buffers, bytes);
           await this.handle.datasync();
           this.bytesSinceSnapshot += bytes;
+          this.deadSinceSnapshot += dead;
           for (const w of waiters) w.resolve();
         } catch (err) {
           this.failure = new Error(
@@ -118,6 +131,19 @@ export class Journal {
   }
 
   /**
+   * Whether rewriting the journal would reclaim enough: it has grown by `compactMinBytes` since the
+   * last snapshot, and what is dead in it makes it `compactRatio` times what is live. Growth alone
+   * does not count: an insert-only load (log lines, notifications) leaves nothing to reclaim, and a
+   * rewrite encodes every live document again.
+   */
+  private worthCompacting(): boolean {
+    if (this.bytesSinceSnapshot <= this.nextAttemptBytes) return false;
+    const total = this.snapshotBytes + this.bytesSinceSnapshot;
+    const live = Math.max(0, total - this.deadSinceSnapshot);
+    return total > this.compactRatio * live;
+  }
+
+  /**
    * Rewrites the journal as a snapshot of the live state. The records pending right now are
    * already applied in memory, so the snapshot covers them and their writers are released once it
    * is durable. Returns false (and leaves the pending records to the normal path) on failure.
@@ -125,8 +151,10 @@ export class Journal {
   private async compact(): Promise<boolean> {
     const waiters = this.waiters;
     const covered = this.pending;
+    const coveredDead = this.pendingDead;
     this.pending = [];
     this.waiters = [];
+    this.pendingDead = 0;
     try {
       const records = await this.snapshot();
       const size = await writeFileDurably(this.path, [JOURNAL_MAGIC, ...records]);
@@ -135,6 +163,8 @@ export class Journal {
       await old.close().catch(() => undefined);
       this.snapshotBytes = size;
       this.bytesSinceSnapshot = 0;
+      this.deadSinceSnapshot = 0;
+      this.nextAttemptBytes = this.compactMinBytes;
       for (const w of waiters) w.resolve();
       this.logger.info({ bytes: size }, 'embedded-mongo journal compacted');
       return true;
@@ -142,7 +172,9 @@ export class Journal {
       this.logger.warn({ err }, 'embedded-mongo online compaction failed; journal keeps growing');
       this.pending = covered.concat(this.pending);
       this.waiters = waiters.concat(this.waiters);
-      this.bytesSinceSnapshot = 0; // do not retry on every batch
+      this.pendingDead += coveredDead;
+      // Not again on every batch: after another `compactMinBytes` of growth.
+      this.nextAttemptBytes = this.bytesSinceSnapshot + this.compactMinBytes;
       return false;
     }
   }

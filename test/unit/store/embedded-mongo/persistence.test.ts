@@ -97,6 +97,14 @@ describe('journal records', () => {
       // Serialised after `c`: renamed while `c` is being serialised.
       batch.insert(batch.ensureCollection('db', 'other'), { _id: 'o1' });
     });
+    // Every document rewritten once: half of what the journal holds is dead (compaction reclaims).
+    await withBatch(store, (batch) => {
+      const coll = store.collection('db', 'c')!;
+      for (let i = 0; i < 5000; i++) {
+        const old = coll.docs.get(`sd${i}`)!;
+        batch.replace(coll, old, { ...old, v: 2 });
+      }
+    });
     // The next write finds the journal grown past the threshold: it is covered by a compaction.
     const snapshot = jest.spyOn(store, 'snapshotRecordsInSlices');
     let compacting = false;
@@ -141,6 +149,78 @@ describe('journal records', () => {
     expect(coll.docs.has('scovered') && coll.docs.has('slate')).toBe(true);
     expect(coll.docs.has('sd0')).toBe(false);
     await opened.close();
+  });
+
+  it('compacts on what is dead in the journal, not on its growth', async () => {
+    const opened = await openPersistentStore(dir, silentLogger, {
+      compactMinBytes: 32 * 1024,
+      compactRatio: 2,
+    });
+    const store = opened.store;
+    const snapshot = jest.spyOn(store, 'snapshotRecordsInSlices');
+    const insert = (from: number) =>
+      withBatch(store, (batch) => {
+        const coll = batch.ensureCollection('db', 'logs');
+        for (let i = from; i < from + 500; i++) batch.insert(coll, { _id: `l${i}`, pad: 'p'.repeat(100) });
+      });
+    // Insert-only growth far past the threshold: nothing would be reclaimed, so no rewrite.
+    for (let k = 0; k < 10; k++) await insert(k * 500);
+    const file = path.join(dir, JOURNAL_FILE);
+    const grown = statSync(file).size;
+    expect(grown).toBeGreaterThan(10 * 32 * 1024);
+    expect(snapshot).not.toHaveBeenCalled();
+    // Removing most of it makes more than half the journal dead: the next write rewrites it.
+    await withBatch(store, (batch) => {
+      const coll = store.collection('db', 'logs')!;
+      for (let i = 0; i < 4000; i++) batch.remove(coll, coll.docs.get(`sl${i}`)!);
+    });
+    await insert(5000);
+    expect(snapshot).toHaveBeenCalledTimes(1);
+    expect(statSync(file).size).toBeLessThan(grown / 2);
+    await opened.close();
+    const again = await openPersistentStore(dir, silentLogger);
+    expect(again.store.collection('db', 'logs')!.docs.size).toBe(1500);
+    await again.close();
+  });
+
+  it('after a failed compaction, keeps the writes and tries again only after more growth', async () => {
+    const opened = await openPersistentStore(dir, silentLogger, {
+      compactMinBytes: 40 * 1024,
+      compactRatio: 1.5,
+    });
+    const store = opened.store;
+    const snapshot = jest
+      .spyOn(store, 'snapshotRecordsInSlices')
+      .mockRejectedValueOnce(new Error('disk full'));
+    // Each round rewrites 50 documents: about 18 KB, all of the round before made dead.
+    const rewrite = (round: number) =>
+      withBatch(store, (batch) => {
+        const coll = batch.ensureCollection('db', 'c');
+        for (let i = 0; i < 50; i++) {
+          const doc = { _id: `d${i}`, round, pad: 'q'.repeat(300) };
+          const old = coll.docs.get(`sd${i}`);
+          if (old) batch.replace(coll, old, doc);
+          else batch.insert(coll, doc);
+        }
+      });
+    for (let round = 0; round < 3; round++) await rewrite(round);
+    expect(snapshot).not.toHaveBeenCalled();
+    // Grown past 40 KB, two thirds dead: the compaction fails, and the round still lands.
+    await rewrite(3);
+    expect(snapshot).toHaveBeenCalledTimes(1);
+    // Not tried again on every batch: only after another 40 KB.
+    await rewrite(4);
+    await rewrite(5);
+    expect(snapshot).toHaveBeenCalledTimes(1);
+    await rewrite(6);
+    expect(snapshot).toHaveBeenCalledTimes(2);
+    await rewrite(7);
+    await opened.close();
+    const again = await openPersistentStore(dir, silentLogger);
+    const docs = [...again.store.collection('db', 'c')!.docs.values()];
+    expect(docs).toHaveLength(50);
+    expect(docs.every((d) => d.round === 7)).toBe(true);
+    await again.close();
   });
 
   it('refuses writes after a journal failure instead of pretending', async () => {
