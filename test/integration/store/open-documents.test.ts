@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -7,6 +6,7 @@ import { silentLogger } from '../../../src/logging/logger';
 import { defineCollection } from '../../../src/store/mongo/collection-definition';
 import { dbNameFromUrl, openDocuments } from '../../../src/store/mongo/open-documents';
 import { describeWithService } from '../../support/services';
+import { refusesConnections } from '../../support/refuses';
 
 const notes = defineCollection({
   name: 'notes',
@@ -16,17 +16,6 @@ const notes = defineCollection({
 
 function portOf(detail: string): number {
   return Number(/:(\d+)\//.exec(detail)?.[1]);
-}
-
-async function refuses(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
 }
 
 describe.each([
@@ -54,7 +43,7 @@ describe.each([
       { collection: 'notes', created: ['text_1'], unchanged: [] },
     ]);
     await first.close();
-    expect(await refuses(portOf(status.detail))).toBe(true);
+    expect(await refusesConnections(portOf(status.detail))).toBe(true);
 
     const second = await openDocuments(
       { MONGODB_URL: undefined, DATA_DIR: dataDir, DOCUMENTS_THREAD: thread },

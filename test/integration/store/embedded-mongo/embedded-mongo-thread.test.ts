@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -10,17 +9,7 @@ import {
   startEmbeddedMongo,
   startEmbeddedMongoThread,
 } from '../../../../src/store/embedded-mongo';
-
-function refuses(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
+import { refusesConnections } from '../../../support/refuses';
 
 /** A logger whose JSON lines are kept, to see what the thread logged. */
 function recordingLogger(): { logger: pino.Logger; lines: Array<Record<string, unknown>> } {
@@ -60,7 +49,7 @@ describe('the embedded document server on a thread of its own', () => {
       await client.close();
     }
     await first.close();
-    expect(await refuses(first.port)).toBe(true);
+    expect(await refusesConnections(first.port)).toBe(true);
     // The thread's lines are written by the caller's logger, with the server's own fields.
     expect(lines).toContainEqual(
       expect.objectContaining({ level: 30, component: 'embedded-mongo', msg: 'embedded-mongo listening' }),
