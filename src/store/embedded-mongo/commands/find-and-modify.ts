@@ -91,7 +91,11 @@ function modify(batch: WriteBatch, a: ModifyArgs): Document {
     if (target) batch.remove(a.coll!, target);
     reply = { lastErrorObject: { n: target ? 1 : 0 }, value: project(target, fields), ok: 1 };
   } else if (target) {
-    const next = applyUpdate(target, a.spec!, { filter: a.query, arrayFilters: a.arrayFilters });
+    const next = applyUpdate(target, a.spec!, {
+      filter: a.query,
+      arrayFilters: a.arrayFilters,
+      encode: batch.store.journal !== null,
+    });
     if (next) batch.replace(a.coll!, target, next);
     reply = {
       lastErrorObject: { n: 1, updatedExisting: true },

@@ -104,7 +104,11 @@ function updateStatements(
     // Targets are collected before any change, so an update never sees its own writes.
     const targets = multi ? [...m.matches()] : [findFirst(m)].filter((d): d is Document => d !== undefined);
     for (const target of targets) {
-      const next = applyUpdate(target, spec, { filter: q, arrayFilters });
+      const next = applyUpdate(target, spec, {
+        filter: q,
+        arrayFilters,
+        encode: batch.store.journal !== null,
+      });
       n += 1;
       if (next) {
         batch.replace(coll!, target, next);

@@ -2,7 +2,7 @@ import { calculateObjectSize, serialize, type Document } from 'bson';
 import { ErrorCodes, fail } from '../errors';
 import type { Journal } from '../persistence/journal';
 import { frameRecord, RECORD_HEADER_SIZE } from '../persistence/record-codec';
-import { takeWireBytes } from '../wire-bytes';
+import { takeEncoded } from '../encoded-bytes';
 import { Collection } from './collection';
 import type { IndexDefinition } from './index-spec';
 
@@ -103,11 +103,11 @@ export class WriteBatch {
   }
 
   insert(coll: Collection, doc: Document): void {
-    const bytes = takeWireBytes(doc);
+    const bytes = takeEncoded(doc);
     this.purgeExpired(coll, doc);
     coll.insert(doc);
     if (!this.store.journal) return;
-    // Inserted as it arrived: journaled with the bytes it came in (../wire-bytes.ts).
+    // Inserted as it arrived: journaled with the bytes it came in (../encoded-bytes.ts).
     this.records.push(
       bytes ? putRecord(coll.db, coll.name, bytes) : serialize({ o: 'p', d: coll.db, c: coll.name, v: doc }),
     );
@@ -117,7 +117,10 @@ export class WriteBatch {
     this.purgeExpired(coll, newDoc);
     coll.replace(oldDoc, newDoc);
     if (!this.store.journal) return;
-    const rec = serialize({ o: 'p', d: coll.db, c: coll.name, v: newDoc });
+    const bytes = takeEncoded(newDoc);
+    const rec = bytes
+      ? putRecord(coll.db, coll.name, bytes)
+      : serialize({ o: 'p', d: coll.db, c: coll.name, v: newDoc });
     this.records.push(rec);
     // The old version's record is dead now; the new one's size stands in for it (not encoded again).
     this.dead += RECORD_HEADER_SIZE + rec.length;

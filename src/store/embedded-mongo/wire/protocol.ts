@@ -1,5 +1,5 @@
 import { deserialize, serialize, type Document } from 'bson';
-import { rememberWireBytes } from '../wire-bytes';
+import { rememberEncoded } from '../encoded-bytes';
 
 /**
  * MongoDB wire protocol framing: the 16-byte header, OP_MSG (kind 0 body and kind 1 document
@@ -101,13 +101,13 @@ function parseOpMsg(msg: Buffer, header: MessageHeader): ParsedRequest {
       const [identifier, docsStart] = readCString(msg, offset + 4, seqEnd);
       const docs: Document[] = [];
       let pos = docsStart;
-      // The documents of an insert keep their bytes until journaled (../wire-bytes.ts).
+      // The documents of an insert keep their bytes until journaled (../encoded-bytes.ts).
       const keepBytes = identifier === 'documents';
       while (pos < seqEnd) {
         const docSize = bsonLength(msg, pos, seqEnd);
         const bytes = msg.subarray(pos, pos + docSize);
         const doc = deserialize(bytes, WIRE_BSON_OPTIONS);
-        if (keepBytes) rememberWireBytes(doc, bytes);
+        if (keepBytes) rememberEncoded(doc, bytes);
         docs.push(doc);
         pos += docSize;
       }

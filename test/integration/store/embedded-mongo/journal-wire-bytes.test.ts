@@ -5,9 +5,10 @@ import { Binary, Decimal128, Double, Int32, Long, MongoClient, ObjectId, Timesta
 import { embeddedClientOptions, startEmbeddedMongo } from '../../../../src/store/embedded-mongo';
 
 /**
- * Inserted documents are journaled with the bytes they arrived in (src/store/embedded-mongo/wire-bytes.ts):
- * what a restart reads back must be what was read before it, whatever the types, and a batch with a
- * duplicate, an `_id` the server adds and an update after the insert must all recover as they were.
+ * Inserted documents are journaled with the bytes they arrived in, updated ones with the bytes
+ * their size check encoded (src/store/embedded-mongo/encoded-bytes.ts): what a restart reads back
+ * must be what was read before it, whatever the types, and a batch with a duplicate, an `_id` the
+ * server adds and updates of both kinds after the insert must all recover as they were.
  */
 describe('the journal of inserted documents, across a restart', () => {
   let dir: string;
@@ -70,11 +71,22 @@ describe('the journal of inserted documents, across a restart', () => {
           ),
         ).rejects.toMatchObject({ code: 11000 });
         await c.updateOne({ _id: 'updated' as never }, { $set: { v: 2 } });
+        // The other update path (findAndModify), journaled with the bytes its size check encoded.
+        await c.findOneAndUpdate(
+          { _id: 'all-types' as never },
+          { $inc: { int: 1 }, $set: { at: new Date(0) } },
+        );
+        // Too large after the update: refused with MongoDB's error, the stored version unchanged.
+        await expect(
+          c.updateOne({ _id: 'updated' as never }, { $set: { big: 'x'.repeat(16 * 1024 * 1024) } }),
+        ).rejects.toMatchObject({ code: 10334 });
       } finally {
         await client.close();
       }
       before = await readAll(first.url);
       expect(before).toHaveLength(6);
+      expect(before).toContainEqual({ _id: 'updated', seq: 2, v: 2 });
+      expect(before).toContainEqual(expect.objectContaining({ _id: 'all-types', int: 8, at: new Date(0) }));
     } finally {
       await first.close();
     }

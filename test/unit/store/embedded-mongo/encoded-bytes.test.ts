@@ -1,6 +1,6 @@
 import { Binary, Decimal128, deserialize, Long, ObjectId, serialize, Timestamp } from 'bson';
 import { putRecord } from '../../../../src/store/embedded-mongo/engine/store';
-import { rememberWireBytes, takeWireBytes } from '../../../../src/store/embedded-mongo/wire-bytes';
+import { rememberEncoded, takeEncoded } from '../../../../src/store/embedded-mongo/encoded-bytes';
 import { WIRE_BSON_OPTIONS } from '../../../../src/store/embedded-mongo/wire/protocol';
 
 describe('journal records built around a document’s wire bytes', () => {
@@ -54,9 +54,9 @@ describe('journal records built around a document’s wire bytes', () => {
   it('hands a document’s bytes out once', () => {
     const doc = { _id: 'x' };
     const bytes = serialize(doc);
-    rememberWireBytes(doc, bytes);
-    expect(takeWireBytes(doc)).toBe(bytes);
-    expect(takeWireBytes(doc)).toBeUndefined();
-    expect(takeWireBytes({ _id: 'x' })).toBeUndefined();
+    rememberEncoded(doc, bytes);
+    expect(takeEncoded(doc)).toBe(bytes);
+    expect(takeEncoded(doc)).toBeUndefined();
+    expect(takeEncoded({ _id: 'x' })).toBeUndefined();
   });
 });
