@@ -106,21 +106,15 @@ export class WriteBatch {
     const bytes = takeEncoded(doc);
     this.purgeExpired(coll, doc);
     coll.insert(doc);
-    if (!this.store.journal) return;
-    // Inserted as it arrived: journaled with the bytes it came in (../encoded-bytes.ts).
-    this.records.push(
-      bytes ? putRecord(coll.db, coll.name, bytes) : serialize({ o: 'p', d: coll.db, c: coll.name, v: doc }),
-    );
+    if (this.store.journal) this.records.push(putRecordOf(coll, doc, bytes));
   }
 
   replace(coll: Collection, oldDoc: Document, newDoc: Document): void {
+    const bytes = takeEncoded(newDoc);
     this.purgeExpired(coll, newDoc);
     coll.replace(oldDoc, newDoc);
     if (!this.store.journal) return;
-    const bytes = takeEncoded(newDoc);
-    const rec = bytes
-      ? putRecord(coll.db, coll.name, bytes)
-      : serialize({ o: 'p', d: coll.db, c: coll.name, v: newDoc });
+    const rec = putRecordOf(coll, newDoc, bytes);
     this.records.push(rec);
     // The old version's record is dead now; the new one's size stands in for it (not encoded again).
     this.dead += RECORD_HEADER_SIZE + rec.length;
@@ -229,6 +223,16 @@ export async function withBatch<T>(store: Store, fn: (batch: WriteBatch) => T): 
   }
   await batch.commit();
   return result;
+}
+
+/**
+ * The `p` record of `doc` in `coll`: built around `bytes`, the document's encoding when it is
+ * already known (../encoded-bytes.ts: as it arrived, or as its size check encoded it), else encoded.
+ */
+function putRecordOf(coll: Collection, doc: Document, bytes: Uint8Array | undefined): Uint8Array {
+  return bytes
+    ? putRecord(coll.db, coll.name, bytes)
+    : serialize({ o: 'p', d: coll.db, c: coll.name, v: doc });
 }
 
 /** The encoded start of a `p` record of one collection (`{o, d, c}` without its end), by namespace. */

@@ -1,6 +1,6 @@
 import { calculateObjectSize, ObjectId, serialize, type Document } from 'bson';
-import { rememberEncoded } from '../encoded-bytes';
 import { aggregate, update as mingoUpdate } from 'mingo';
+import { rememberEncoded } from '../encoded-bytes';
 import { ErrorCodes, fail } from '../errors';
 import { cloneDocument } from './clone';
 import { MINGO_OPTIONS } from './mingo-options';
@@ -191,17 +191,13 @@ export function validateDocument(doc: Document, checkSize: boolean, encode = fal
       throw fail(ErrorCodes.BadValue, `Document can't have $ prefixed field names at the top level: ${k}`);
   }
   if (!checkSize) return;
-  let size: number | undefined;
+  let size: number;
   if (encode) {
-    try {
-      const bytes = serialize(doc);
-      size = bytes.length;
-      if (size <= MAX_BSON_SIZE) rememberEncoded(doc, bytes);
-    } catch {
-      // Too large for the encoder's buffer: sized below, and refused with MongoDB's error.
-    }
-  }
-  size ??= calculateObjectSize(doc);
+    // A document larger than the encoder's 17 MiB buffer comes back cut to it: still over the limit.
+    const bytes = serialize(doc);
+    size = bytes.length;
+    if (size <= MAX_BSON_SIZE) rememberEncoded(doc, bytes);
+  } else size = calculateObjectSize(doc);
   if (size > MAX_BSON_SIZE) {
     throw fail(ErrorCodes.BSONObjectTooLarge, 'Resulting document after update is larger than 16777216');
   }

@@ -71,6 +71,15 @@ describe('the embedded document server on a thread of its own', () => {
     await expect(second.close()).resolves.toBeUndefined();
   });
 
+  it('gives up on a thread that does not start in time, and leaves the directory to the next one', async () => {
+    await expect(startEmbeddedMongoThread({ dir, startTimeoutMs: 1 })).rejects.toThrow(
+      /did not start in time/,
+    );
+    // The thread was stopped: a server started now gets the directory.
+    const next = await startEmbeddedMongoThread({ dir });
+    await next.close();
+  });
+
   it('fails to start with the server’s own reason when the data directory is in use', async () => {
     const owner = await startEmbeddedMongo({ dir });
     try {

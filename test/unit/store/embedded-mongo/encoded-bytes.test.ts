@@ -1,5 +1,6 @@
 import { Binary, Decimal128, deserialize, Long, ObjectId, serialize, Timestamp } from 'bson';
 import { putRecord } from '../../../../src/store/embedded-mongo/engine/store';
+import { applyUpdate, parseUpdate } from '../../../../src/store/embedded-mongo/engine/update';
 import { rememberEncoded, takeEncoded } from '../../../../src/store/embedded-mongo/encoded-bytes';
 import { WIRE_BSON_OPTIONS } from '../../../../src/store/embedded-mongo/wire/protocol';
 
@@ -58,5 +59,29 @@ describe('journal records built around a document’s wire bytes', () => {
     expect(takeEncoded(doc)).toBe(bytes);
     expect(takeEncoded(doc)).toBeUndefined();
     expect(takeEncoded({ _id: 'x' })).toBeUndefined();
+  });
+
+  describe('an updated document, encoded by its size check', () => {
+    const stored = { _id: 'u', n: 1, text: 'é' };
+
+    it('keeps the encoding of the new version when the caller journals it, and only then', () => {
+      const journaled = applyUpdate(stored, parseUpdate({ $inc: { n: 1 } }), { encode: true })!;
+      expect(journaled).toEqual({ _id: 'u', n: 2, text: 'é' });
+      expect(Buffer.compare(Buffer.from(takeEncoded(journaled)!), Buffer.from(serialize(journaled)))).toBe(0);
+      const memoryOnly = applyUpdate(stored, parseUpdate({ $inc: { n: 1 } }), {})!;
+      expect(takeEncoded(memoryOnly)).toBeUndefined();
+    });
+
+    it.each([
+      ['just over the limit', 16 * 1024 * 1024],
+      ['larger than the encoder’s 17 MiB buffer', 18 * 1024 * 1024],
+    ])('refuses a new version %s with MongoDB’s error, journaled or not', (_label, length) => {
+      const spec = parseUpdate({ $set: { big: 'x'.repeat(length) } });
+      for (const encode of [true, false]) {
+        expect(() => applyUpdate(stored, spec, { encode })).toThrow(
+          expect.objectContaining({ code: 10334 }) as unknown as Error,
+        );
+      }
+    });
   });
 });
