@@ -4,6 +4,7 @@ import type express from 'express';
 import { AcceptFirst } from './accept-first';
 import { answerClientError } from './client-error';
 import { openStreams } from './open-streams';
+import { requestClassesOf } from './request-classes';
 
 /** Options of `listen`. */
 export interface ListenOptions {
@@ -45,7 +46,9 @@ const DEFAULT_GRACE_MS = 10_000;
 const LISTEN_BACKLOG = 4096;
 
 export function listen(app: express.Express, options: ListenOptions): Promise<HttpServerHandle> {
-  const server = http.createServer();
+  // Requests and responses born with the app's prototypes: express then does not give each one a
+  // hidden class of its own (request-classes.ts).
+  const server = http.createServer(requestClassesOf(app));
   // Connections first, then their requests, in turns between senders (accept-first.ts).
   new AcceptFirst().attach(server, app);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS;

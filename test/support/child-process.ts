@@ -21,12 +21,16 @@ export interface ChildHandle {
 
 /**
  * Starts `script` (a .ts or .js file) with `node -r test/support/ts-register.js`, an IPC channel,
- * and extra environment variables. stdout and stderr are inherited so a failing child explains
- * itself in the test output.
+ * and extra environment variables (and Node flags: `nodeFlags`). stdout and stderr are inherited so
+ * a failing child explains itself in the test output.
  */
-export function startChild(script: string, env: Record<string, string> = {}): ChildHandle {
+export function startChild(
+  script: string,
+  env: Record<string, string> = {},
+  nodeFlags: readonly string[] = [],
+): ChildHandle {
   const child = fork(script, [], {
-    execArgv: ['-r', TS_REGISTER],
+    execArgv: [...nodeFlags, '-r', TS_REGISTER],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
