@@ -1,3 +1,5 @@
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import request from 'supertest';
 import { jsonBody } from '../../../src/http/json-body.middleware';
@@ -95,5 +97,74 @@ describe('jsonBody: what express.json lacks', () => {
       expect((await send(encoding)).body).toEqual({ type: 'encoding.invalid', status: 400 });
     }
     expect((await send('compress')).body).toEqual({ type: 'encoding.unsupported', status: 415 });
+  });
+});
+
+describe('jsonBody: a body that came with the headers', () => {
+  /**
+   * A server that runs the parser a turn after the request arrived, as the front door does
+   * (accept-first.ts), and reports whether the route was reached within the parser's own call
+   * (`sync`), with what it parsed or the error's type.
+   */
+  function deferredServer(): Promise<{ port: number; close: () => Promise<void> }> {
+    const parser = jsonBody(OPTIONS);
+    const server = http.createServer((req, res) => {
+      setTimeout(() => {
+        let inParser = true;
+        parser(req as express.Request, res as express.Response, (err?: unknown) => {
+          const sync = inParser;
+          const out =
+            err === undefined
+              ? { sync, body: (req as express.Request).body as unknown }
+              : { sync, type: (err as { type?: string }).type };
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify(out));
+        });
+        inParser = false;
+      }, 20);
+    });
+    return new Promise((resolve) =>
+      server.listen(0, '127.0.0.1', () =>
+        resolve({
+          port: (server.address() as AddressInfo).port,
+          close: () => new Promise<void>((done) => server.close(() => done())),
+        }),
+      ),
+    );
+  }
+
+  /** One POST written as `parts` (each after `gapMs`); resolves the JSON answer. */
+  function rawPost(port: number, body: string, parts: number, gapMs: number): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const bytes = Buffer.from(body, 'utf8');
+      const head = `POST /echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\nconnection: close\r\n\r\n`;
+      const socket = net.connect(port, '127.0.0.1', () => {
+        const cut = Math.floor(bytes.length / parts);
+        const pieces = parts === 1 ? [bytes] : [bytes.subarray(0, cut), bytes.subarray(cut)];
+        socket.write(Buffer.concat([Buffer.from(head, 'latin1'), pieces[0]!]));
+        if (pieces[1]) setTimeout(() => socket.write(pieces[1]!), gapMs);
+      });
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))));
+    });
+  }
+
+  it('is read at once, the route reached within the same call; one still arriving is read as a stream', async () => {
+    const server = await deferredServer();
+    try {
+      const body = { tool: 'mem_set', input: { key: 'k', value: 'é 🚀'.repeat(50) } };
+      const text = '\ufeff' + JSON.stringify(body);
+      expect(await rawPost(server.port, text, 1, 0)).toEqual({ sync: true, body });
+      // The second half comes after the parser started: the same body, through the stream.
+      expect(await rawPost(server.port, text, 2, 60)).toEqual({ sync: false, body });
+      // The same rules either way.
+      expect(await rawPost(server.port, '"text"', 1, 0)).toEqual({ sync: true, type: 'entity.parse.failed' });
+      expect(await rawPost(server.port, '[1,', 2, 60)).toEqual({ sync: false, type: 'entity.parse.failed' });
+    } finally {
+      await server.close();
+    }
   });
 });
