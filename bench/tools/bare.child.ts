@@ -6,8 +6,12 @@ import { bearerSubject, memCall, referenceSetup, UNAUTHORIZED } from './bare-mem
  * The reference of `bench:mcp`: a bare Express handler on `POST /mcp` doing what `mem_set` and
  * `mem_get` do in Redis (bare-mem.ts: one SET with the 7-day TTL, one GET), after verifying the
  * bearer JWT's signature exactly as the service does, with the same Redis client option
- * (auto-pipelining), so the baseline gets every shortcut the service has. It does not check
- * revocations, validate input beyond the tool name, or run any middleware but `express.json()`.
+ * (auto-pipelining), so the baseline gets every shortcut the service has on that path. It is served
+ * as Express usually is (`app.listen`), without the front door's request classes
+ * (src/http/request-classes.ts), which made this same handler about 1.9 times as fast in one trial
+ * (docs/architecture.md, "Request objects"): the reference is Express as people run it. It does
+ * not check revocations, validate input beyond the tool name, or run any middleware but
+ * `express.json()`.
  * Keys: `BENCH_REDIS_PREFIX` + agent + key. Env: REDIS_URL, JWT_SECRET. IPC like service.child.
  */
 async function main(): Promise<void> {
