@@ -139,14 +139,15 @@ function readJson(
   // front door queued while a burst was accepted, accept-first.ts): read it here and now. No
   // listeners to add and remove, no turn of the stream, and the route runs in the same turn, so
   // the front door's time slices count its work.
-  if (req.complete && req.readableLength === expected && req.readableFlowing !== true) {
-    const chunk: unknown = req.read();
-    if (Buffer.isBuffer(chunk) && chunk.length === expected) {
-      parsed(chunk.toString('utf8'), strict, maxDepth, done);
-      return;
-    }
-    // Not what the stream promised (an encoding set on it): read as a stream, from what is left.
-    if (chunk !== null) req.unshift(chunk);
+  // (Bytes only: with an encoding set on the stream, `readableLength` would count characters.)
+  if (
+    req.complete &&
+    req.readableLength === expected &&
+    req.readableEncoding === null &&
+    req.readableFlowing !== true
+  ) {
+    parsed((req.read() as Buffer).toString('utf8'), strict, maxDepth, done);
+    return;
   }
   const chunks: Buffer[] = [];
   let received = 0;

@@ -163,6 +163,8 @@ describe('jsonBody: a body that came with the headers', () => {
       // The same rules either way.
       expect(await rawPost(server.port, '"text"', 1, 0)).toEqual({ sync: true, type: 'entity.parse.failed' });
       expect(await rawPost(server.port, '[1,', 2, 60)).toEqual({ sync: false, type: 'entity.parse.failed' });
+      const tooDeep = '['.repeat(65) + ']'.repeat(65);
+      expect(await rawPost(server.port, tooDeep, 1, 0)).toEqual({ sync: true, type: 'entity.too.deep' });
     } finally {
       await server.close();
     }

@@ -94,7 +94,7 @@ function modify(batch: WriteBatch, a: ModifyArgs): Document {
     const next = applyUpdate(target, a.spec!, {
       filter: a.query,
       arrayFilters: a.arrayFilters,
-      encode: batch.store.journal !== null,
+      encode: batch.journaled,
     });
     if (next) batch.replace(a.coll!, target, next);
     reply = {

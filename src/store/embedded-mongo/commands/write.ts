@@ -107,7 +107,7 @@ function updateStatements(
       const next = applyUpdate(target, spec, {
         filter: q,
         arrayFilters,
-        encode: batch.store.journal !== null,
+        encode: batch.journaled,
       });
       n += 1;
       if (next) {

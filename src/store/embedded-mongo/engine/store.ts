@@ -82,8 +82,17 @@ export class WriteBatch {
     return this.records.length === 0;
   }
 
-  private record(rec: Document): void {
-    if (this.store.journal) this.records.push(serialize(rec));
+  /** Whether this batch's changes are journaled (else memory only: nothing to encode). */
+  get journaled(): boolean {
+    return this.store.journal !== null;
+  }
+
+  /** Journals `rec` (encoded here); its size in bytes, 0 when nothing is journaled. */
+  private record(rec: Document): number {
+    if (!this.journaled) return 0;
+    const bytes = serialize(rec);
+    this.records.push(bytes);
+    return bytes.length;
   }
 
   /** The collection, created (and journaled) when missing. */
@@ -106,14 +115,14 @@ export class WriteBatch {
     const bytes = takeEncoded(doc);
     this.purgeExpired(coll, doc);
     coll.insert(doc);
-    if (this.store.journal) this.records.push(putRecordOf(coll, doc, bytes));
+    if (this.journaled) this.records.push(putRecordOf(coll, doc, bytes));
   }
 
   replace(coll: Collection, oldDoc: Document, newDoc: Document): void {
     const bytes = takeEncoded(newDoc);
     this.purgeExpired(coll, newDoc);
     coll.replace(oldDoc, newDoc);
-    if (!this.store.journal) return;
+    if (!this.journaled) return;
     const rec = putRecordOf(coll, newDoc, bytes);
     this.records.push(rec);
     // The old version's record is dead now; the new one's size stands in for it (not encoded again).
@@ -128,11 +137,9 @@ export class WriteBatch {
 
   remove(coll: Collection, doc: Document): void {
     coll.remove(doc);
-    if (!this.store.journal) return;
-    const rec = serialize({ o: 'x', d: coll.db, c: coll.name, k: doc._id });
-    this.records.push(rec);
+    const size = this.record({ o: 'x', d: coll.db, c: coll.name, k: doc._id });
     // Dead: the document's record, and this one too (a rewrite leaves neither).
-    this.dead += this.recordSizeOf(coll, doc) + RECORD_HEADER_SIZE + rec.length;
+    if (size > 0) this.dead += this.recordSizeOf(coll, doc) + RECORD_HEADER_SIZE + size;
   }
 
   private recordSizeOf(coll: Collection, doc: Document): number {
@@ -141,7 +148,7 @@ export class WriteBatch {
 
   /** What dropping these collections leaves dead in the journal: every document's record. */
   private deadOf(colls: Iterable<Collection>): number {
-    if (!this.store.journal) return 0;
+    if (!this.journaled) return 0;
     let bytes = 0;
     for (const coll of colls) for (const doc of coll.docs.values()) bytes += this.recordSizeOf(coll, doc);
     return bytes;
